@@ -1,0 +1,1 @@
+"""Battle rules on the battlelands (RULES §8–§11)."""

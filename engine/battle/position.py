@@ -1,0 +1,119 @@
+"""Characters on a battleland and the contact between them (RULES §8.5, §8.6, §9.1).
+
+A :class:`Position` is what the battle rules look at: the terrain and the characters on
+the board, each with its side, hex, current Power and damage. Rules functions are pure
+functions of a position.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, replace
+from enum import Enum
+
+from engine.battleland import Battleland, battleland, hexside_toward
+from engine.characters import Character, character
+
+
+class Side(Enum):
+    """The two sides of a battle."""
+
+    ATTACKER = "attacker"
+    DEFENDER = "defender"
+
+    @property
+    def other(self) -> Side:
+        return Side.DEFENDER if self is Side.ATTACKER else Side.ATTACKER
+
+
+@dataclass(frozen=True)
+class Fighter:
+    """A character on the battleland.
+
+    ``power`` is its current Power (a Titan's depends on its owner's score, RULES §1.3);
+    ``hits`` the damage it has taken; ``slain`` marks a character slain this phase but
+    not yet removed (it still strikes and blocks, RULES §9.1, §10.5 L6).
+    """
+
+    name: str
+    side: Side
+    hex: str
+    power: int
+    hits: int = 0
+    slain: bool = False
+
+    @property
+    def character(self) -> Character:
+        return character(self.name)
+
+    @property
+    def skill(self) -> int:
+        return self.character.skill
+
+    @property
+    def alive(self) -> bool:
+        return not self.slain and self.hits < self.power
+
+    @property
+    def hits_to_slay(self) -> int:
+        """Hits still needed to slay it."""
+        return max(0, self.power - self.hits)
+
+    def is_native_to(self, hazard: str | None) -> bool:
+        return hazard is not None and self.character.is_native_to(hazard)
+
+    def damaged(self, hits: int) -> Fighter:
+        """This character after taking ``hits`` more hits."""
+        total = self.hits + hits
+        return replace(self, hits=total, slain=self.slain or total >= self.power)
+
+
+def fighter(name: str, side: Side, hex_label: str, *, score: int = 0, hits: int = 0) -> Fighter:
+    """A fighter of character ``name``; ``score`` is its owner's (it sets a Titan's Power)."""
+    return Fighter(name, side, hex_label, character(name).power_at(score), hits)
+
+
+@dataclass(frozen=True)
+class Position:
+    """The battleland of ``terrain`` with ``fighters`` on it (at most one per hex)."""
+
+    terrain: str
+    fighters: tuple[Fighter, ...]
+
+    @property
+    def land(self) -> Battleland:
+        return battleland(self.terrain)
+
+    def at(self, hex_label: str) -> Fighter | None:
+        """The character in ``hex_label``, slain-but-not-removed ones included."""
+        return next((f for f in self.fighters if f.hex == hex_label), None)
+
+    def occupied(self) -> frozenset[str]:
+        return frozenset(f.hex for f in self.fighters)
+
+    def of_side(self, side: Side) -> Iterator[Fighter]:
+        return (f for f in self.fighters if f.side is side)
+
+    def adjacent_enemies(self, who: Fighter, *, living_only: bool = True) -> list[Fighter]:
+        """Enemies in contact with ``who`` (adjacent, not across a Cliff; RULES §8.6)."""
+        return [
+            f
+            for f in self.fighters
+            if f.side is not who.side
+            and (f.alive or not living_only)
+            and in_contact(self.land, who.hex, f.hex)
+        ]
+
+    def is_engaged(self, who: Fighter) -> bool:
+        """Engaged with a living enemy: it may not move and must strike (RULES §8.5, §9.1)."""
+        return bool(self.adjacent_enemies(who))
+
+
+def across_cliff(land: Battleland, a: str, b: str) -> bool:
+    """Whether adjacent hexes ``a`` and ``b`` are separated by a Cliff hexside."""
+    return "Cliff" in land.border(a, b)
+
+
+def in_contact(land: Battleland, a: str, b: str) -> bool:
+    """Adjacent and not separated by a Cliff: the two are engaged (RULES §0.2, §8.6)."""
+    return hexside_toward(a, b) is not None and not across_cliff(land, a, b)
