@@ -29,7 +29,9 @@ _AXIAL_B = (5, 6, 7, 8, 8, 8)
 
 
 def _labels(heights: list[int]) -> tuple[str, ...]:
-    return tuple(f"{c}{row}" for c, h in zip(COLUMNS, heights, strict=True) for row in range(1, h + 1))
+    return tuple(
+        f"{c}{row}" for c, h in zip(COLUMNS, heights, strict=True) for row in range(1, h + 1)
+    )
 
 
 _DATA = load("battlelands")

@@ -27,7 +27,8 @@ class Colour:
 
 def _load() -> tuple[Colour, ...]:
     colours = tuple(
-        Colour(raw["name"], raw["abbrev"], tuple(raw["markers"])) for raw in load("markers")["colours"]
+        Colour(raw["name"], raw["abbrev"], tuple(raw["markers"]))
+        for raw in load("markers")["colours"]
     )
     if len(colours) != 6 or len({c.abbrev for c in colours}) != 6:
         raise DataError("expected six colours with distinct abbreviations")

@@ -129,7 +129,7 @@ def _load() -> tuple[Mapping[int, Land], tuple[int, ...]]:
             if other is not None and lands[other].neighbours[(side + 3) % 6] != land.number:
                 raise DataError(f"land {land.number}: neighbours are not symmetric")
     towers = tuple(data["towers"])
-    if len(lands) != 96 or sorted(n for n, l in lands.items() if l.is_tower) != list(towers):
+    if len(lands) != 96 or sorted(n for n, lnd in lands.items() if lnd.is_tower) != list(towers):
         raise DataError("expected 96 lands and the six towers")
     return MappingProxyType(lands), towers
 

@@ -12,7 +12,17 @@ from engine.conformance import Unsupported, answer_case, check
 from tests.shared import CONFORMANCE, conformance_cases, needs_shared
 
 #: The kinds the engine answers; every case of these kinds must pass.
-ANSWERED_KINDS = ("movement", "recruit", "hexinfo", "misc")
+ANSWERED_KINDS = (
+    "movement",
+    "recruit",
+    "hexinfo",
+    "misc",
+    "maneuver",
+    "strike",
+    "rangestrike",
+    "carry",
+    "resolve",
+)
 
 CASES = conformance_cases(*ANSWERED_KINDS)
 
@@ -26,7 +36,7 @@ def test_case(case):
 
 @needs_shared
 def test_cases_found():
-    assert len(CASES) >= 400
+    assert len(CASES) >= 980
 
 
 def test_check_compares_lists_as_sets_and_honours_include_exclude():
@@ -57,6 +67,9 @@ def test_runner_cli_prints_a_line_per_case_and_a_summary(tmp_path):
     )
     lines = run.stdout.strip().splitlines()
     assert len(lines) == len(cases) + 1
-    assert json.loads(lines[-2]) == {"id": "bogus", "unsupported": "unknown case kind 'no-such-kind'"}
+    assert json.loads(lines[-2]) == {
+        "id": "bogus",
+        "unsupported": "unknown case kind 'no-such-kind'",
+    }
     assert lines[-1] == "5 passed, 1 failed"
     assert run.returncode == 1

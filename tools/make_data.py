@@ -171,9 +171,7 @@ def battlelands(ref: Path) -> str:
         elevations: dict[int, list[str]] = {}
         for label, hx in terrain["hexes"].items():
             if hx["terrain"] != "Plain":
-                hazards.setdefault(HAZARD_NAMES.get(hx["terrain"], hx["terrain"]), []).append(
-                    label
-                )
+                hazards.setdefault(HAZARD_NAMES.get(hx["terrain"], hx["terrain"]), []).append(label)
             if hx["elevation"]:
                 elevations.setdefault(hx["elevation"], []).append(label)
         if terrain["tower"]:

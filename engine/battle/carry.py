@@ -1,0 +1,282 @@
+"""Declared reductions and carry-over of a normal strike (RULES §9.4, §9.5, §14 C1, C2).
+
+A striker may announce fewer dice and/or a higher strike number than its natural ones, but
+only to make carry-over possible (errata 12.0, 12.4, 12.5). After the roll, hits beyond
+those the target still needs go, one target at a time until it is slain, onto the other
+enemies that were eligible under the values used; what is left over is lost (errata 12.4).
+:func:`legal_declarations` is the one source of the announcements a striker may make.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+
+from engine.battle.position import Fighter, Position
+from engine.battle.strike import (
+    DUNE,
+    StrikeValues,
+    crossing,
+    strike_targets,
+    strike_values,
+)
+from engine.errors import IllegalStrike
+
+
+def dune_barred(position: Position, striker: Fighter, target: Fighter, other: Fighter) -> bool:
+    """Whether carry from a strike at ``target`` onto ``other`` is barred by a Dune.
+
+    A non-native may carry up a Dune only if its own strike also goes up a Dune; a native
+    may (RULES §9.4 "Dunes"; errata 11.7; §14 C1).
+    """
+    if striker.is_native_to(DUNE):
+        return False
+    land = position.land
+    return crossing(land, striker.hex, other.hex).up(DUNE) and not crossing(
+        land, striker.hex, target.hex
+    ).up(DUNE)
+
+
+def other_enemies(position: Position, striker: Fighter, target: Fighter) -> list[Fighter]:
+    """The living enemies in contact with ``striker`` other than ``target`` (RULES §9.4)."""
+    return [f for f in strike_targets(position, striker) if f.hex != target.hex]
+
+
+def eligible_carry_targets(
+    position: Position, striker: Fighter, target: Fighter, used: StrikeValues
+) -> list[Fighter]:
+    """The enemies that may take carry-over from a strike at ``target`` made with ``used``.
+
+    Those other living enemies X in contact with the striker for which (1) the normal dice
+    against X ≥ the dice rolled and (2) the normal strike number against X ≤ the one used,
+    and no Dune bars the carry (RULES §9.4). Legality of ``used`` is not checked here.
+    """
+    eligible = []
+    for other in other_enemies(position, striker, target):
+        normal = strike_values(position, striker, other)
+        if (
+            normal.dice >= used.dice
+            and normal.strike_number <= used.strike_number
+            and not dune_barred(position, striker, target, other)
+        ):
+            eligible.append(other)
+    return eligible
+
+
+def declaration_problem(
+    position: Position, striker: Fighter, target: Fighter, declared: StrikeValues
+) -> str | None:
+    """Why announcing ``declared`` for a strike at ``target`` is not allowed, or None.
+
+    The natural values are always allowed. Otherwise (RULES §9.5): no extra dice and no lower
+    strike number (§9.3); (a) a lowered D′ / raised S′ must equal the normal dice / S against
+    another living engaged enemy, and (d) a lowered D′ may not copy the dice against one that
+    a Dune bars; (c) D′ must exceed the hits the target still needs; (b) some other enemy
+    must become eligible for carry-over that was not under the natural values.
+    Raises :class:`~engine.errors.IllegalStrike` when the strike itself is not allowed.
+    """
+    natural = strike_values(position, striker, target)
+    if declared == natural:
+        return None
+    if declared.dice > natural.dice or declared.strike_number < natural.strike_number:
+        return f"no strike may be made stronger than {natural} (RULES §9.3)"
+    others = other_enemies(position, striker, target)
+    normals = {o.hex: strike_values(position, striker, o) for o in others}
+    reachable = [o for o in others if not dune_barred(position, striker, target, o)]
+    if declared.dice < natural.dice and declared.dice not in {
+        normals[o.hex].dice for o in reachable
+    }:
+        return (
+            f"{declared.dice} dice are not the normal dice against another engaged enemy "
+            "that may take carry-over (RULES §9.5 a, d)"
+        )
+    if declared.strike_number > natural.strike_number and declared.strike_number not in {
+        v.strike_number for v in normals.values()
+    }:
+        return (
+            f"strike number {declared.strike_number} is not the normal one against another "
+            "engaged enemy (RULES §9.5 a)"
+        )
+    if declared.dice <= target.hits_to_slay:
+        return (
+            f"{declared.dice} dice cannot slay {target.name} ({target.hits_to_slay} hits "
+            "needed) with hits to spare (RULES §9.5 c, errata 12.0)"
+        )
+    before = {f.hex for f in eligible_carry_targets(position, striker, target, natural)}
+    after = {f.hex for f in eligible_carry_targets(position, striker, target, declared)}
+    if not after - before:
+        return "the announcement makes no other enemy eligible for carry-over (RULES §9.5 b)"
+    return None
+
+
+def is_legal_declaration(
+    position: Position, striker: Fighter, target: Fighter, declared: StrikeValues
+) -> bool:
+    """Whether ``declared`` may be announced for a strike at ``target`` (RULES §9.5)."""
+    return declaration_problem(position, striker, target, declared) is None
+
+
+def check_declaration(
+    position: Position, striker: Fighter, target: Fighter, declared: StrikeValues
+) -> None:
+    """Raise :class:`~engine.errors.IllegalStrike` unless ``declared`` is allowed (RULES §9.5)."""
+    problem = declaration_problem(position, striker, target, declared)
+    if problem is not None:
+        raise IllegalStrike(f"{striker.name} in {striker.hex} at {target.hex}: {problem}")
+
+
+def carry_targets(
+    position: Position, striker: Fighter, target: Fighter, declared: StrikeValues | None = None
+) -> list[Fighter]:
+    """Eligible carry-over targets under a legal announcement (natural values by default).
+
+    Raises :class:`~engine.errors.IllegalStrike` for an illegal strike or announcement.
+    """
+    used = strike_values(position, striker, target) if declared is None else declared
+    check_declaration(position, striker, target, used)
+    return eligible_carry_targets(position, striker, target, used)
+
+
+@dataclass(frozen=True)
+class DeclarationOption:
+    """A legal announcement for one strike and the carry-over targets it opens (RULES §9.5).
+
+    ``natural`` marks the plain strike with no voluntary penalty.
+    """
+
+    values: StrikeValues
+    carry_targets: tuple[Fighter, ...]
+    natural: bool = False
+
+
+def legal_declarations(
+    position: Position, striker: Fighter, target: Fighter
+) -> list[DeclarationOption]:
+    """Every announcement ``striker`` may make at ``target``, the natural one first (RULES §9.5).
+
+    Candidates combine the natural values with the normal dice and strike numbers against
+    the other engaged enemies. Raises :class:`~engine.errors.IllegalStrike` for an illegal strike.
+    """
+    natural = strike_values(position, striker, target)
+    normals = [
+        strike_values(position, striker, o) for o in other_enemies(position, striker, target)
+    ]
+    dice = sorted({natural.dice} | {v.dice for v in normals if v.dice < natural.dice}, reverse=True)
+    numbers = sorted(
+        {natural.strike_number}
+        | {v.strike_number for v in normals if v.strike_number > natural.strike_number}
+    )
+    options = [
+        DeclarationOption(
+            natural, tuple(eligible_carry_targets(position, striker, target, natural)), True
+        )
+    ]
+    for d in dice:
+        for s in numbers:
+            values = StrikeValues(d, s)
+            if values != natural and is_legal_declaration(position, striker, target, values):
+                targets = eligible_carry_targets(position, striker, target, values)
+                options.append(DeclarationOption(values, tuple(targets)))
+    return options
+
+
+@dataclass(frozen=True)
+class StrikeResult:
+    """A rolled normal strike (RULES §9.2, §9.4).
+
+    ``used`` are the values thrown (natural or declared); ``carry_targets`` the enemies
+    eligible for carry-over under them, fixed before the roll.
+    """
+
+    striker: Fighter
+    target: Fighter
+    used: StrikeValues
+    rolls: tuple[int, ...]
+    carry_targets: tuple[Fighter, ...]
+
+    @property
+    def hits(self) -> int:
+        """Dice at or above the strike number (RULES §9.2)."""
+        return sum(1 for r in self.rolls if r >= self.used.strike_number)
+
+    @property
+    def target_slain(self) -> bool:
+        return self.hits >= self.target.hits_to_slay
+
+    @property
+    def excess(self) -> int:
+        """Hits beyond those the target still needed (RULES §9.4)."""
+        return max(0, self.hits - self.target.hits_to_slay)
+
+    @property
+    def carry_hits(self) -> int:
+        """Excess hits that are carried over; the rest is lost (RULES §9.4, errata 12.4)."""
+        return min(self.excess, sum(f.hits_to_slay for f in self.carry_targets))
+
+
+def resolve_strike(
+    position: Position,
+    striker: Fighter,
+    target: Fighter,
+    declared: StrikeValues | None,
+    rolls: Sequence[int],
+) -> StrikeResult:
+    """Resolve a normal strike with the given dice results (``declared`` None: natural values).
+
+    Raises :class:`~engine.errors.IllegalStrike` for an illegal strike or announcement, or
+    when ``rolls`` are not one result 1–6 per die thrown (RULES §9.2, §9.5).
+    """
+    targets = carry_targets(position, striker, target, declared)
+    used = strike_values(position, striker, target) if declared is None else declared
+    if len(rolls) != used.dice or any(not 1 <= r <= 6 for r in rolls):
+        raise IllegalStrike(f"a strike with {used} needs {used.dice} results of 1–6 (RULES §9.2)")
+    return StrikeResult(striker, target, used, tuple(rolls), tuple(targets))
+
+
+def allocate_carry(result: StrikeResult, order: Sequence[str] = ()) -> tuple[tuple[str, int], ...]:
+    """Share the excess of ``result``: ``(hex, hits)`` in the order the hits are placed.
+
+    ``order`` ranks carry targets by hex, the striker's choice after the roll; each takes
+    hits until slain before the next (errata 12.4). Where the rest of the placement is
+    forced (one eligible target left, or enough hits to slay all of them) it is completed
+    without a choice. Raises :class:`~engine.errors.IllegalStrike` for a hex that is not an
+    eligible target, a repeated hex, or a missing choice (RULES §9.4).
+    """
+    by_hex = {f.hex: f for f in result.carry_targets}
+    if len(set(order)) != len(order) or any(h not in by_hex for h in order):
+        eligible = ", ".join(sorted(by_hex)) or "none"
+        raise IllegalStrike(
+            f"carry-over must go to distinct eligible targets ({eligible}; RULES §9.4)"
+        )
+    left = result.carry_hits
+    rest = [h for h in by_hex if h not in order]
+    unranked = left - sum(by_hex[h].hits_to_slay for h in order)
+    if len(rest) > 1 and 0 < unranked < sum(by_hex[h].hits_to_slay for h in rest):
+        raise IllegalStrike(
+            f"choose where {result.carry_hits} carried hits go: {', '.join(sorted(rest))} "
+            "(RULES §9.4)"
+        )
+    placed = []
+    for hex_label in [*order, *rest]:
+        hits = min(left, by_hex[hex_label].hits_to_slay)
+        if hits:
+            placed.append((hex_label, hits))
+            left -= hits
+    return tuple(placed)
+
+
+def apply_strike(
+    position: Position, result: StrikeResult, order: Sequence[str] = ()
+) -> tuple[Position, tuple[tuple[str, int], ...]]:
+    """The position after ``result`` and its carry-over (see :func:`allocate_carry`).
+
+    Returns the new position and the carried ``(hex, hits)``. Slain characters stay on the
+    board, marked slain, until the end of the phase (RULES §9.1).
+    """
+    carried = allocate_carry(result, order)
+    damage = {result.target.hex: min(result.hits, result.target.hits_to_slay)}
+    damage.update(carried)
+    fighters = tuple(
+        f.damaged(damage[f.hex]) if damage.get(f.hex) else f for f in position.fighters
+    )
+    return replace(position, fighters=fighters), carried

@@ -1,0 +1,219 @@
+"""Maneuver: the hexes a character may move to in one maneuver phase (RULES §8.3, §8.5, §8.6).
+
+A character has Skill movement points (§8.5.3) and ends its move in an empty hex. A ground
+character steps from hex to hex through empty hexes, paying each hex's entry cost plus the
+cost of the hexside crossed (§8.5.4, §8.6). A flyer passes over any hexes, occupied or not,
+at 1 point each and pays the landing cost of the hex it ends in (§8.5.5); since flying is
+never worse than walking, a flyer's moves are its flights. An engaged character may not move
+(§8.5.2). Characters off the board enter across their side's edge (§8.3, §8.5.6), or, for the
+Tower defender's first maneuver, are placed on the Tower hexes (§8.3).
+
+Characters on the board are named by the hex they stand in (one per hex).
+"""
+
+from __future__ import annotations
+
+import heapq
+from collections import deque
+from collections.abc import Mapping
+from types import MappingProxyType
+
+from engine.battle.position import Fighter, Position, Side
+from engine.battleland import Battleland, Edge, neighbours
+from engine.characters import Character, character
+from engine.errors import IllegalManeuver, InvalidNotation
+
+# Hex hazards whose cost depends on nativity: native 1, other 2 (§8.6).
+_ROUGH = frozenset({"Bramble", "Drift", "Sand"})
+# Hex hazards only natives may enter or land on, at 1 point (§8.6: Bog; Volcano, Dragon only).
+_NATIVES_ONLY = frozenset({"Bog", "Volcano"})
+
+
+def ground_entry_cost(who: Character, hazard: str) -> int | None:
+    """Points to walk into a hex of ``hazard``, or None if ``who`` may not enter it (§8.6)."""
+    if hazard == "Tree":
+        return None
+    if hazard in _ROUGH:
+        return 1 if who.is_native_to(hazard) else 2
+    if hazard in _NATIVES_ONLY:
+        return 1 if who.is_native_to(hazard) else None
+    return 1  # Plain, Tower
+
+
+def landing_cost(who: Character, hazard: str) -> int | None:
+    """Points for a flyer to land in a hex of ``hazard``, or None if it may not (§8.6).
+
+    As walking, except that every flyer lands on Sand for 1 (§8.6; §14 "flyers land on Sand
+    for 1 point"); no one lands on a Tree, and only natives on Bog or the Volcano.
+    """
+    if hazard == "Sand":
+        return 1
+    return ground_entry_cost(who, hazard)
+
+
+def may_pass_over(who: Character, hazard: str) -> bool:
+    """Whether a flyer may fly over a hex of ``hazard``: all but the Volcano, save for a
+    Dragon (§8.5.5; the Dragon is the Volcano's only native)."""
+    return hazard != "Volcano" or who.is_native_to("Volcano")
+
+
+def hexside_cost(who: Character, land: Battleland, start: str, end: str) -> int | None:
+    """Extra points for walking from ``start`` into adjacent ``end`` across their hexside.
+
+    Going down, or across a Dune, is free; going up a Slope costs 1 for a non-native, up a
+    Wall 1 for everyone; no one crosses a Cliff either way (§8.6, §14 C3). Returns None for a
+    Cliff.
+    """
+    # A hazard on start's side is crossed going down; one on end's side going up.
+    down, up = land.border(start, end)
+    if "Cliff" in (down, up):
+        return None
+    if up == "Wall" or (up == "Slope" and not who.is_native_to("Slope")):
+        return 1
+    return 0
+
+
+def step_cost(who: Character, land: Battleland, start: str, end: str) -> int | None:
+    """Points for walking one step from ``start`` into adjacent ``end``, or None (§8.5.4)."""
+    entry = ground_entry_cost(who, land.hexes[end].hazard)
+    side = hexside_cost(who, land, start, end)
+    if entry is None or side is None:
+        return None
+    return entry + side
+
+
+def _walk(
+    who: Character, land: Battleland, blocked: frozenset[str], sources: Mapping[str, int]
+) -> dict[str, int]:
+    """Cheapest walking cost, within Skill, of every hex reachable from ``sources``
+    (hex → points already spent), stepping only into unblocked hexes (§8.5.4)."""
+    best = {label: cost for label, cost in sources.items() if cost <= who.skill}
+    queue = [(cost, label) for label, cost in best.items()]
+    heapq.heapify(queue)
+    while queue:
+        spent, here = heapq.heappop(queue)
+        if spent > best[here]:
+            continue
+        for there in neighbours(here):
+            if there is None or there in blocked:
+                continue
+            step = step_cost(who, land, here, there)
+            if step is None or spent + step > who.skill:
+                continue
+            if spent + step < best.get(there, who.skill + 1):
+                best[there] = spent + step
+                heapq.heappush(queue, (spent + step, there))
+    return best
+
+
+def _crossings(who: Character, land: Battleland, sources: Mapping[str, int]) -> dict[str, int]:
+    """Fewest hexes crossed to reach each hex a flyer can fly to from ``sources`` (hex →
+    hexes already crossed), passing over anything but a forbidden Volcano (§8.5.5)."""
+    crossed = dict(sources)
+    queue = deque(sorted(crossed, key=crossed.__getitem__))
+    while queue:
+        here = queue.popleft()
+        for there in neighbours(here):
+            if there is None or there in crossed:
+                continue
+            if may_pass_over(who, land.hexes[there].hazard):
+                crossed[there] = crossed[here] + 1
+                queue.append(there)
+    return crossed
+
+
+def _fly(
+    who: Character, land: Battleland, blocked: frozenset[str], sources: Mapping[str, int]
+) -> dict[str, int]:
+    """Cost, within Skill, of every empty hex a flyer can land in: crossing n hexes costs
+    (n − 1) plus the landing cost (§8.5.5)."""
+    costs = {}
+    for label, crossed in _crossings(who, land, sources).items():
+        landing = landing_cost(who, land.hexes[label].hazard)
+        if crossed == 0 or label in blocked or landing is None:
+            continue
+        if crossed - 1 + landing <= who.skill:
+            costs[label] = crossed - 1 + landing
+    return costs
+
+
+def move_costs(position: Position, who: Fighter) -> Mapping[str, int]:
+    """Every hex ``who`` may end its maneuver in, with the points it costs (RULES §8.5).
+
+    Empty when ``who`` is engaged (§8.5.2). The starting hex is not included. Raises
+    :class:`InvalidNotation` when ``who`` is not on the board of ``position``.
+    """
+    if position.at(who.hex) != who:
+        raise InvalidNotation(f"no {who.name} of the {who.side.value} in {who.hex}")
+    if position.is_engaged(who):
+        return MappingProxyType({})
+    blocked = position.occupied() - {who.hex}
+    move = _fly if who.character.flies else _walk
+    costs = move(who.character, position.land, blocked, {who.hex: 0})
+    costs.pop(who.hex, None)
+    return MappingProxyType(costs)
+
+
+def reachable(position: Position, who: Fighter) -> frozenset[str]:
+    """The hexes ``who`` may maneuver to (RULES §8.5); empty when engaged."""
+    return frozenset(move_costs(position, who))
+
+
+def entry_costs(position: Position, name: str, edge: Edge) -> Mapping[str, int]:
+    """Every hex character ``name``, off the board, may reach by entering across ``edge``,
+    with the points it costs (RULES §8.5.6).
+
+    Walking in, the first step is into an empty hex of the edge at its entry cost, with no
+    hexside cost. A flyer flies in from beyond the edge: the edge hex is the first hex it
+    crosses, so it may pass over an occupied edge hex and pays the landing cost of the hex
+    it lands in, the edge hex included (§8.5.5). Either way the move continues within the
+    same Skill.
+    """
+    who = character(name)
+    land = position.land
+    blocked = position.occupied()
+    if who.flies:
+        sources = {h: 1 for h in edge.hexes if may_pass_over(who, land.hexes[h].hazard)}
+        return MappingProxyType(_fly(who, land, blocked, sources))
+    sources = {}
+    for label in edge.hexes:
+        cost = ground_entry_cost(who, land.hexes[label].hazard)
+        if label not in blocked and cost is not None:
+            sources[label] = cost
+    return MappingProxyType(_walk(who, land, blocked, sources))
+
+
+def entry_hexes(position: Position, name: str, edge: Edge) -> frozenset[str]:
+    """The hexes character ``name``, off the board, may enter to across ``edge`` (§8.5.6)."""
+    return frozenset(entry_costs(position, name, edge))
+
+
+def deployment_hexes(position: Position) -> frozenset[str]:
+    """Where the Tower defender may place a character in his first maneuver: any empty
+    Tower hex (RULES §8.3). Empty for any other battleland."""
+    return position.land.tower_interior - position.occupied()
+
+
+def maneuvers(position: Position, side: Side) -> dict[str, frozenset[str]]:
+    """Legal destinations of each of ``side``'s characters on the board, keyed by the hex
+    it stands in; characters that cannot move (engaged, or boxed in) are left out (§8.5)."""
+    moves = {f.hex: reachable(position, f) for f in position.of_side(side) if f.alive}
+    return {start: ends for start, ends in moves.items() if ends}
+
+
+def check_maneuver(position: Position, start: str, end: str) -> Fighter:
+    """The character in ``start``, after checking it may move to ``end`` (RULES §8.5).
+
+    Raises :class:`InvalidNotation` when no character stands in ``start`` and
+    :class:`IllegalManeuver` when ``end`` is not one of its destinations.
+    """
+    who = position.at(start)
+    if who is None:
+        raise InvalidNotation(f"no character in {start}")
+    if position.is_engaged(who):
+        raise IllegalManeuver(f"the {who.name} in {start} is engaged and may not move (RULES §8.5)")
+    if end not in reachable(position, who):
+        raise IllegalManeuver(
+            f"the {who.name} in {start} cannot reach {end} this maneuver (RULES §8.5, §8.6)"
+        )
+    return who

@@ -1,0 +1,205 @@
+"""Rangestrikes and magic missiles: who may, at whom, with what (RULES §10.1–§10.8).
+
+A rangestrike is judged on a :class:`~engine.battle.position.Position`; whether it is the
+rangestriker's own strike phase and whether it has already struck this phase are for the
+caller (RULES §10.1). Rangestriking is never forced (errata 13.4).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from engine.battle.los import BRAMBLE, LineOfSight, line_of_sight
+from engine.battle.position import Fighter, Position
+from engine.battle.strike import strike_number
+from engine.battleland import Battleland, distance
+from engine.errors import IllegalStrike
+
+VOLCANO = "Volcano"
+#: Range counts both end hexes; a normal rangestrike needs at least this (RULES §10.2).
+MIN_RANGE = 3
+#: Range at which a normal rangestriker loses 1 skill (RULES §10.6).
+LONG_RANGE = 4
+#: Extra rangestrike dice for a Dragon in the Volcano (RULES §10.3).
+VOLCANO_DICE = 2
+
+
+@dataclass(frozen=True)
+class RangestrikeValues:
+    """Dice and strike-number of a rangestrike (RULES §10.3, §10.6, §10.7).
+
+    ``strike_number`` is the default (the better clear path); ``alternatives`` are the
+    higher strike-numbers the striker may choose instead along another clear hexspine
+    path (errata 13.3). The dice are fixed: all or none (errata 13.3).
+    """
+
+    dice: int
+    strike_number: int
+    range: int
+    magic_missile: bool
+    alternatives: tuple[int, ...] = ()
+
+    @property
+    def strike_numbers(self) -> tuple[int, ...]:
+        """Every strike-number the striker may choose, the default first."""
+        return (self.strike_number, *self.alternatives)
+
+
+def rangestrike_range(a: str, b: str) -> int:
+    """Range between two hexes: distance + 1, counting both (RULES §10.2)."""
+    return distance(a, b) + 1
+
+
+def uses_magic_missile(striker: Fighter) -> bool:
+    """Whether ``striker``'s rangestrikes are magic missiles (Warlock, RULES §10.7)."""
+    return striker.character.magic_missile
+
+
+def _label(who: Fighter) -> str:
+    return f"{who.name} {who.hex}"
+
+
+def _occupied(position: Position) -> frozenset[str]:
+    """Hexes whose characters block sight: all of them, slain ones included (§10.5 L6)."""
+    return position.occupied()
+
+
+def rangestriker_problem(position: Position, striker: Fighter) -> str | None:
+    """Why ``striker`` may not rangestrike at all now, or None (RULES §10.1).
+
+    It must be a rangestriker and not be adjacent, other than across a Cliff, to any
+    enemy, living or slain but not yet removed.
+    """
+    if not striker.character.rangestrikes:
+        return (
+            f"{_label(striker)} cannot rangestrike: only Dragons, Giants, Gorgons, Hydras,"
+            " Minotaurs, Rangers and Warlocks can (RULES §10.1)"
+        )
+    contact = position.adjacent_enemies(striker, living_only=False)
+    if contact:
+        return (
+            f"{_label(striker)} cannot rangestrike: it is in contact with"
+            f" {_label(contact[0])} (RULES §10.1)"
+        )
+    return None
+
+
+def _range_problem(striker: Fighter, target: Fighter, reach: int) -> str | None:
+    """Why the range is wrong, or None (RULES §10.2, §10.7)."""
+    if reach > striker.skill:
+        return (
+            f"{_label(striker)} cannot rangestrike {_label(target)}: range {reach} is more"
+            f" than its skill {striker.skill} (RULES §10.2)"
+        )
+    if reach < MIN_RANGE and not uses_magic_missile(striker):
+        return (
+            f"{_label(striker)} cannot rangestrike {_label(target)}: range {reach} is too"
+            f" short, a rangestrike needs range {MIN_RANGE} or more (RULES §10.2)"
+        )
+    return None
+
+
+def _target_problem(striker: Fighter, target: Fighter) -> str | None:
+    """Why ``target`` is no rangestrike target for ``striker``, or None (RULES §10.4)."""
+    name = f"{_label(striker)} cannot rangestrike {_label(target)}"
+    if target.side is striker.side:
+        return f"{name}: it is not an enemy (RULES §10.4)"
+    if not target.alive:
+        return f"{name}: it is already slain (RULES §10.4, errata 12.0)"
+    if target.character.is_lord and not uses_magic_missile(striker):
+        return f"{name}: only a magic missile may target a lord (RULES §10.4)"
+    return None
+
+
+def rangestrike_problem(position: Position, striker: Fighter, target: Fighter) -> str | None:
+    """Why ``striker`` may not rangestrike ``target``, or None when it may (RULES §10).
+
+    The message names both characters and the rule, and is safe to show a player.
+    """
+    reach = rangestrike_range(striker.hex, target.hex)
+    reason = (
+        rangestriker_problem(position, striker)
+        or _target_problem(striker, target)
+        or _range_problem(striker, target, reach)
+    )
+    if reason is None and not uses_magic_missile(striker):
+        sight = line_of_sight(position.land, striker.hex, target.hex, _occupied(position))
+        if not sight.clear:
+            reason = f"{_label(striker)} cannot rangestrike {_label(target)}: {sight.reason}"
+    return reason
+
+
+def can_rangestrike(position: Position, striker: Fighter, target: Fighter) -> bool:
+    """Whether ``striker`` may rangestrike ``target`` in this position (RULES §10)."""
+    return rangestrike_problem(position, striker, target) is None
+
+
+def rangestrike_targets(position: Position, striker: Fighter) -> tuple[Fighter, ...]:
+    """Every character ``striker`` may rangestrike now (RULES §10.1, §10.4)."""
+    if rangestriker_problem(position, striker) is not None:
+        return ()
+    return tuple(f for f in position.fighters if can_rangestrike(position, striker, f))
+
+
+def rangestrike_dice(land: Battleland, striker: Fighter) -> int:
+    """⌊Power / 2⌋, plus 2 for a Dragon in the Volcano (RULES §10.3)."""
+    dice = striker.power // 2
+    if land.hex(striker.hex).hazard == VOLCANO and striker.is_native_to(VOLCANO):
+        dice += VOLCANO_DICE
+    return dice
+
+
+def _defender_skill(land: Battleland, striker: Fighter, target: Fighter) -> int:
+    """The target's skill against a normal rangestrike (RULES §10.6)."""
+    skill = target.skill
+    hazard = land.hex(target.hex).hazard
+    if hazard == BRAMBLE and target.is_native_to(BRAMBLE) and not striker.is_native_to(BRAMBLE):
+        skill += 1
+    if hazard == VOLCANO and target.is_native_to(VOLCANO):
+        skill += 1  # even against another Dragon (errata 11.7)
+    return skill
+
+
+def _attacker_skill(land: Battleland, striker: Fighter, target: Fighter, brambles: int) -> int:
+    """The rangestriker's skill along a path with ``brambles`` intervening Brambles (§10.6)."""
+    skill = striker.skill
+    if rangestrike_range(striker.hex, target.hex) == LONG_RANGE:
+        skill -= 1
+    if not striker.is_native_to(BRAMBLE):
+        skill -= brambles
+    if land.is_tower:
+        skill -= max(0, land.hex(target.hex).elevation - land.hex(striker.hex).elevation)
+    return skill
+
+
+def _path_strike_numbers(
+    land: Battleland, striker: Fighter, target: Fighter, sight: LineOfSight
+) -> list[int]:
+    """The strike-number along each clear path, best (lowest) first (RULES §10.6, §10.8)."""
+    defence = _defender_skill(land, striker, target)
+    numbers = {
+        strike_number(_attacker_skill(land, striker, target, line.brambles), defence)
+        for line in sight.clear_lines
+    }
+    return sorted(numbers)
+
+
+def rangestrike_values(position: Position, striker: Fighter, target: Fighter) -> RangestrikeValues:
+    """Dice and strike-number for ``striker`` rangestriking ``target`` (RULES §10.3–§10.8).
+
+    A magic missile uses no terrain or range modifier: S = 4 − the Warlock's skill + the
+    target's skill (RULES §10.7). Raises :class:`IllegalStrike` when the rangestrike is
+    not allowed, with the reason.
+    """
+    reason = rangestrike_problem(position, striker, target)
+    if reason is not None:
+        raise IllegalStrike(reason)
+    land = position.land
+    reach = rangestrike_range(striker.hex, target.hex)
+    dice = rangestrike_dice(land, striker)
+    if uses_magic_missile(striker):
+        number = strike_number(striker.skill, target.skill)
+        return RangestrikeValues(dice, number, reach, magic_missile=True)
+    sight = line_of_sight(land, striker.hex, target.hex, _occupied(position))
+    best, *others = _path_strike_numbers(land, striker, target, sight)
+    return RangestrikeValues(dice, best, reach, magic_missile=False, alternatives=tuple(others))

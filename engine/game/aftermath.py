@@ -1,0 +1,144 @@
+"""Decisions of an engagement's winner: summon, reinforcement, acquisitions (RULES §6.6, §7)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from engine.errors import IllegalMuster, IllegalSummon, NotYourTurn, WrongPhase
+from engine.game.actions import Acquire, Decline, Reinforce, Summon
+from engine.game.common import (
+    Step,
+    add_revealed,
+    contents,
+    require_phase,
+    sort_names,
+    take_from_caretaker,
+)
+from engine.game.events import (
+    Declined,
+    Event,
+    LegionEliminated,
+    LordAcquired,
+    LordSummoned,
+    Mustered,
+)
+from engine.game.outcome import (
+    acquisition_options,
+    aftermath_seat,
+    continue_aftermath,
+    summon_donors,
+)
+from engine.game.state import Aftermath, Engagement, GameState, Phase, Stage
+from engine.masterboard import land as land_of
+from engine.muster import check_muster
+
+
+def _aftermath(state: GameState, seat: int, doing: str) -> tuple[Engagement, Aftermath]:
+    require_phase(state, Phase.ENGAGE, doing=doing)
+    engagement = state.engagement
+    if engagement is None or engagement.stage is not Stage.AFTERMATH or not engagement.aftermath:
+        raise WrongPhase(f"you can {doing} only after winning an engagement")
+    if aftermath_seat(state) != seat:
+        raise NotYourTurn(f"only the winner of the engagement may {doing}")
+    return engagement, engagement.aftermath
+
+
+def _with(state: GameState, engagement: Engagement, aftermath: Aftermath) -> GameState:
+    return replace(state, engagement=replace(engagement, aftermath=aftermath))
+
+
+def summon(state: GameState, seat: int, action: Summon) -> Step:
+    """Summon an Angel or Archangel into the winning attacker (RULES §7.2b, c)."""
+    engagement, aftermath = _aftermath(state, seat, "summon")
+    if not aftermath.may_summon:
+        raise IllegalSummon("you have no summon to make now (RULES §7.2)")
+    if (action.donor, action.lord) not in summon_donors(state):
+        raise IllegalSummon(
+            f"{action.donor} cannot send a {action.lord}: the donor must be another legion of "
+            "yours, not with an enemy, holding that lord (RULES §7.2)"
+        )
+    state, events = summon_lord(state, action.donor, engagement.attacker, action.lord)
+    state = replace(state, turn=replace(state.turn, summoned=True))
+    state = _with(state, engagement, replace(aftermath, may_summon=False))
+    state, more = continue_aftermath(state)
+    return state, events + more
+
+
+def summon_lord(state: GameState, donor_marker: str, marker: str, lord: str) -> Step:
+    """Move ``lord`` from the donor into ``marker``; an emptied donor is gone (errata 18.1)."""
+    donor = state.legion(donor_marker)
+    left = list(donor.characters)
+    left.remove(lord)
+    legion = state.legion(marker)
+    legion = add_revealed(
+        replace(legion, characters=sort_names([*legion.characters, lord])), [lord]
+    )
+    events: list[Event] = [LordSummoned(donor_marker, marker, lord), contents(legion)]
+    state = state.with_legion(legion)
+    if left:
+        donor = replace(donor, characters=tuple(left), revealed=())
+        state = state.with_legion(donor)
+        events.append(contents(donor))
+    else:
+        state = state.without_legion(donor_marker)
+        events.append(LegionEliminated(donor_marker, donor.owner))
+    return state, events
+
+
+def reinforce(state: GameState, seat: int, action: Reinforce) -> Step:
+    """The winning defender musters once after the battle (RULES §6.6)."""
+    engagement, aftermath = _aftermath(state, seat, "reinforce")
+    if not aftermath.may_reinforce:
+        raise IllegalMuster("you have no reinforcement to take now (RULES §6.6)")
+    legion = state.legion(engagement.defender)
+    terrain = land_of(legion.land).terrain
+    option = check_muster(
+        terrain, legion.characters, action.recruit, action.revealed, dict(state.caretaker)
+    )
+    revealed = action.revealed or option.recruiters[0]
+    legion = replace(legion, characters=sort_names([*legion.characters, action.recruit]))
+    legion = add_revealed(legion, [*revealed, action.recruit])
+    state = take_from_caretaker(state.with_legion(legion), [action.recruit])
+    state = _with(state, engagement, replace(aftermath, may_reinforce=False))
+    events: list[Event] = [
+        Mustered(legion.marker, action.recruit, tuple(revealed), reinforcement=True),
+        contents(legion),
+    ]
+    state, more = continue_aftermath(state)
+    return state, events + more
+
+
+def acquire(state: GameState, seat: int, action: Acquire) -> Step:
+    """Take the Angel or Archangel of the lowest pending mark (RULES §7.1, errata 17.3)."""
+    engagement, aftermath = _aftermath(state, seat, "acquire a lord")
+    if aftermath.may_summon or aftermath.may_reinforce:
+        raise IllegalSummon("summon or reinforce (or decline) before acquiring (SoP)")
+    options = acquisition_options(state)
+    if action.lord not in options:
+        allowed = " or ".join(options) or "nothing"
+        raise IllegalSummon(f"you may take {allowed} now, not {action.lord} (RULES §7.1)")
+    assert aftermath.winner is not None
+    marker = engagement.attacker if aftermath.winner.value == "attacker" else engagement.defender
+    legion = state.legion(marker)
+    legion = replace(legion, characters=sort_names([*legion.characters, action.lord]))
+    legion = add_revealed(legion, [action.lord])
+    state = take_from_caretaker(state.with_legion(legion), [action.lord])
+    state = _with(state, engagement, replace(aftermath, acquisitions=aftermath.acquisitions[1:]))
+    events: list[Event] = [LordAcquired(marker, action.lord), contents(legion)]
+    state, more = continue_aftermath(state)
+    return state, events + more
+
+
+def decline(state: GameState, seat: int, action: Decline) -> Step:
+    """Give up the pending summon, reinforcement or one acquisition."""
+    engagement, aftermath = _aftermath(state, seat, "decline")
+    if aftermath.may_summon:
+        aftermath, what = replace(aftermath, may_summon=False), "summon"
+    elif aftermath.may_reinforce:
+        aftermath, what = replace(aftermath, may_reinforce=False), "reinforcement"
+    elif aftermath.acquisitions:
+        aftermath, what = replace(aftermath, acquisitions=aftermath.acquisitions[1:]), "acquisition"
+    else:
+        raise WrongPhase("there is nothing to decline")
+    state, events = continue_aftermath(_with(state, engagement, aftermath))
+    return state, [Declined(what), *events]

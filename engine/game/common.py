@@ -1,0 +1,74 @@
+"""Small helpers shared by the phase modules: guards, caretaker moves, audiences."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Mapping
+from dataclasses import replace
+
+from engine.errors import NotYourTurn, WrongPhase
+from engine.game.events import Event, LegionContents
+from engine.game.state import GameState, Legion, Phase
+
+Step = tuple[GameState, list[Event]]
+
+
+def require_phase(state: GameState, *phases: Phase, doing: str) -> None:
+    """Raise :class:`WrongPhase` unless the game is in one of ``phases``."""
+    if state.result is not None:
+        raise WrongPhase("the game is over")
+    if state.phase not in phases:
+        names = " or ".join(p.value for p in phases)
+        raise WrongPhase(f"you can {doing} only in the {names} phase (now: {state.phase.value})")
+
+
+def require_active(state: GameState, seat: int) -> None:
+    """Raise :class:`NotYourTurn` unless ``seat`` is the player whose turn it is."""
+    if seat != state.active:
+        raise NotYourTurn(f"it is {state.player(state.active).name}'s turn, not yours")
+
+
+def own_legion(state: GameState, seat: int, marker: str) -> Legion:
+    """``marker``'s legion if ``seat`` owns it, else :class:`NotYourTurn`."""
+    legion = state.legion(marker)
+    if legion.owner != seat:
+        raise NotYourTurn(f"{marker} is not your legion")
+    return legion
+
+
+def sort_names(names: Iterable[str]) -> tuple[str, ...]:
+    return tuple(sorted(names))
+
+
+def shift_counts(counts: Mapping[str, int], names: Iterable[str], sign: int) -> dict[str, int]:
+    """``counts`` with each of ``names`` added (sign 1) or taken (sign −1)."""
+    result = dict(counts)
+    for name, n in Counter(names).items():
+        result[name] = result.get(name, 0) + sign * n
+    return result
+
+
+def take_from_caretaker(state: GameState, names: Iterable[str]) -> GameState:
+    return replace(state, caretaker=shift_counts(state.caretaker, names, -1))
+
+
+def return_to_caretaker(state: GameState, names: Iterable[str]) -> GameState:
+    return replace(state, caretaker=shift_counts(state.caretaker, names, 1))
+
+
+def to_dead_pile(state: GameState, names: Iterable[str]) -> GameState:
+    return replace(state, dead=shift_counts(state.dead, names, 1))
+
+
+def contents(legion: Legion) -> LegionContents:
+    """The private event telling a legion's owner what it now holds."""
+    return LegionContents(legion.marker, legion.characters, audience=frozenset({legion.owner}))
+
+
+def add_revealed(legion: Legion, shown: Iterable[str]) -> Legion:
+    """``legion`` with ``shown`` known to everyone (kept as a sub-multiset of its contents)."""
+    known = Counter(legion.revealed)
+    for name, n in Counter(shown).items():
+        known[name] = max(known[name], n)
+    have = Counter(legion.characters)
+    return replace(legion, revealed=sort_names((known & have).elements()))

@@ -1,0 +1,174 @@
+"""What each seat may do now: the one source the bot's choices are built from.
+
+:func:`legal_actions` lists concrete actions. Where a parameter is a free choice with no
+effect on legality (which free marker a split uses, or a teleport's revealed lord beyond
+one per kind) one representative is listed; :func:`~engine.game.apply.apply` accepts
+every legal variant.
+"""
+
+from __future__ import annotations
+
+from itertools import combinations
+
+from engine.characters import character
+from engine.game import actions as a
+from engine.game.moving import has_moved, move_options, obligation_problem, pending_engagements
+from engine.game.mustering import muster_choices
+from engine.game.outcome import (
+    acquisition_options,
+    aftermath_seat,
+    owner_of,
+    reinforcements,
+    summon_donors,
+)
+from engine.game.state import GameState, Legion, Phase, Proposal, Role, Stage
+from engine.markers import COLOURS
+from engine.movement import MoveKind
+from engine.split import split_sizes
+
+
+def legal_actions(state: GameState, seat: int) -> list[a.Action]:
+    """Every action ``seat`` may take now (empty when it has nothing to decide)."""
+    if state.result is not None or state.player(seat).eliminated:
+        return []
+    if state.phase is Phase.COLOURS:
+        return _colours(state, seat)
+    found: list[a.Action] = []
+    if state.phase is Phase.SPLIT and seat == state.active:
+        found += _split_phase(state, seat)
+    elif state.phase is Phase.MOVE and seat == state.active:
+        found += _move_phase(state, seat)
+    elif state.phase is Phase.ENGAGE:
+        found += _engage_phase(state, seat)
+    elif state.phase is Phase.MUSTER and seat == state.active:
+        found += _muster_phase(state, seat)
+    return [*found, a.Withdraw()]
+
+
+def to_act(state: GameState) -> int | None:
+    """The seat whose decision the game waits for, or None when it is over."""
+    if state.result is not None:
+        return None
+    engagement = state.engagement
+    if state.phase is Phase.ENGAGE and engagement is not None:
+        if engagement.stage is Stage.AFTERMATH:
+            return aftermath_seat(state)
+        if engagement.stage is Stage.NEGOTIATE:
+            return owner_of(state, engagement.to_act)
+    return state.active
+
+
+def _colours(state: GameState, seat: int) -> list[a.Action]:
+    if seat != state.active:
+        return []
+    taken = {p.colour for p in state.players}
+    return [a.ChooseColour(c.name) for c in COLOURS if c.name not in taken]
+
+
+def splits_of(legion: Legion, first_turn: bool, marker: str) -> list[a.Split]:
+    """Every distinct way to split one part off ``legion`` (RULES §3)."""
+    sizes = {size for partition in split_sizes(legion.height, first_turn) for size in partition}
+    found: dict[tuple[str, ...], a.Split] = {}
+    for size in sorted(sizes):
+        if size > legion.height - 2:
+            continue
+        for part in combinations(legion.characters, size):
+            if first_turn and sorted(not character(c).is_creature for c in part) != [
+                False,
+                False,
+                False,
+                True,
+            ]:
+                continue
+            found.setdefault(part, a.Split(legion.marker, marker, part))
+    return list(found.values())
+
+
+def _split_phase(state: GameState, seat: int) -> list[a.Action]:
+    found: list[a.Action] = []
+    free = state.free_markers(seat)
+    first = state.turn.first_turn
+    if free and not (first and state.turn.split_parents):
+        for legion in sorted(state.legions_of(seat), key=lambda leg: leg.marker):
+            found += splits_of(legion, first, free[0])
+    found += [a.UndoSplit(child) for child in state.turn.split_parents]
+    if not (first and any(leg.height > 7 for leg in state.legions_of(seat))):
+        found.append(a.Roll())
+    return found
+
+
+def _move_phase(state: GameState, seat: int) -> list[a.Action]:
+    found: list[a.Action] = []
+    turn = state.turn
+    if turn.first_turn and not turn.mulligan_used and not turn.moves:
+        found.append(a.Mulligan())
+    enemy = {leg.land for leg in state.legions.values() if leg.owner != seat}
+    for legion in sorted(state.legions_of(seat), key=lambda leg: leg.marker):
+        if has_moved(state, legion.marker):
+            found.append(a.TakeBack(legion.marker))
+            continue
+        for option in move_options(state, legion):
+            kind = None if option.kind is MoveKind.NORMAL else option.kind
+            sides = option.entry_sides if option.destination in enemy else (None,)
+            if len(sides) == 1:
+                sides = (None,)
+            found += [a.Move(legion.marker, option.destination, kind, side) for side in sides]
+    if obligation_problem(state) is None:
+        found.append(a.EndMovement())
+    return found
+
+
+def _engage_phase(state: GameState, seat: int) -> list[a.Action]:
+    engagement = state.engagement
+    if engagement is None:
+        if seat != state.active:
+            return []
+        return [a.Engage(land) for land in pending_engagements(state)]
+    if engagement.stage is Stage.AFTERMATH:
+        return _aftermath(state, seat)
+    if engagement.stage is not Stage.NEGOTIATE or owner_of(state, engagement.to_act) != seat:
+        return []
+    role = engagement.to_act
+    found: list[a.Action] = []
+    if (
+        role is Role.DEFENDER
+        and engagement.may_flee
+        and not state.legion(engagement.defender).has_lord
+    ):
+        found.append(a.Flee())
+    theirs = [o for o in engagement.proposals if o.by is not role]
+    found += [a.Accept(o.number) for o in theirs]
+    found.append(a.Concede())
+    if engagement.no_more is None:
+        made = {o.proposal for o in engagement.proposals}
+        for eliminate in (Role.ATTACKER, Role.DEFENDER, None):
+            proposal = Proposal(eliminate)
+            if proposal not in made:
+                found.append(a.Propose((proposal,)))
+        found.append(a.NoMoreProposals())
+    elif engagement.no_more is role.other:
+        found.append(a.Fight())
+    return found
+
+
+def _aftermath(state: GameState, seat: int) -> list[a.Action]:
+    engagement = state.engagement
+    if engagement is None or engagement.aftermath is None or aftermath_seat(state) != seat:
+        return []
+    aftermath = engagement.aftermath
+    found: list[a.Action] = []
+    if aftermath.may_summon:
+        found += [a.Summon(donor, lord) for donor, lord in summon_donors(state)]
+    elif aftermath.may_reinforce:
+        found += [a.Reinforce(recruit, ways[0]) for recruit, ways in reinforcements(state)]
+    else:
+        found += [a.Acquire(lord) for lord in acquisition_options(state)]
+    return [*found, a.Decline()]
+
+
+def _muster_phase(state: GameState, seat: int) -> list[a.Action]:
+    found: list[a.Action] = []
+    for legion in sorted(state.legions_of(seat), key=lambda leg: leg.marker):
+        for option in muster_choices(state, legion):
+            found.append(a.Muster(legion.marker, option.recruit, option.recruiters[0]))
+    return [*found, a.EndTurn()]

@@ -1,0 +1,79 @@
+"""The muster phase (RULES §6.1–§6.4; rule 18)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from engine.errors import IllegalMuster
+from engine.game.actions import Muster
+from engine.game.common import (
+    Step,
+    add_revealed,
+    contents,
+    own_legion,
+    require_active,
+    require_phase,
+    sort_names,
+    take_from_caretaker,
+)
+from engine.game.events import Mustered
+from engine.game.state import GameState, Legion, Phase
+from engine.masterboard import land as land_of
+from engine.muster import FULL_HEIGHT, MusterOption, check_muster, muster_options
+
+
+def may_muster(state: GameState, legion: Legion) -> bool:
+    """Moved this turn, survived, not full, not yet mustered (RULES §6.1, rule 18.1)."""
+    return (
+        state.phase is Phase.MUSTER
+        and legion.owner == state.active
+        and legion.marker in state.turn.moved
+        and legion.marker not in state.turn.mustered
+        and legion.height < FULL_HEIGHT
+    )
+
+
+def muster_choices(state: GameState, legion: Legion) -> list[MusterOption]:
+    """What ``legion`` may muster now, with every way to reveal it (rule 18.4)."""
+    if not may_muster(state, legion):
+        return []
+    terrain = land_of(legion.land).terrain
+    return muster_options(terrain, legion.characters, dict(state.caretaker))
+
+
+def muster(state: GameState, seat: int, action: Muster) -> Step:
+    """Muster one character into a legion that moved (RULES §6)."""
+    require_phase(state, Phase.MUSTER, doing="muster")
+    require_active(state, seat)
+    legion = own_legion(state, seat, action.legion)
+    if legion.marker not in state.turn.moved:
+        raise IllegalMuster(f"{legion.marker} did not move this turn (RULES §6.1, rule 18.1)")
+    if legion.marker in state.turn.mustered:
+        raise IllegalMuster(f"{legion.marker} has mustered already this turn (rule 18.0)")
+    terrain = land_of(legion.land).terrain
+    option = (
+        check_muster(
+            terrain, legion.characters, action.recruit, action.revealed or (), dict(state.caretaker)
+        )
+        if action.revealed is not None
+        else _first_way(terrain, legion, action.recruit, state)
+    )
+    revealed = tuple(action.revealed) if action.revealed is not None else option.recruiters[0]
+    legion = replace(legion, characters=sort_names([*legion.characters, action.recruit]))
+    legion = add_revealed(legion, [*revealed, action.recruit])
+    state = take_from_caretaker(state.with_legion(legion), [action.recruit])
+    turn = replace(state.turn, mustered=state.turn.mustered | {legion.marker})
+    return replace(state, turn=turn), [
+        Mustered(legion.marker, action.recruit, revealed),
+        contents(legion),
+    ]
+
+
+def _first_way(terrain: str, legion: Legion, recruit: str, state: GameState) -> MusterOption:
+    """Validate with the first sufficient set of recruiters (the default reveal)."""
+    for option in muster_options(terrain, legion.characters, dict(state.caretaker)):
+        if option.recruit == recruit:
+            return check_muster(
+                terrain, legion.characters, recruit, option.recruiters[0], dict(state.caretaker)
+            )
+    return check_muster(terrain, legion.characters, recruit, (), dict(state.caretaker))

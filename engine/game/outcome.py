@@ -1,0 +1,234 @@
+"""The end of an engagement and what follows it (RULES §5.5, §7, §11.3, §11.4, §12).
+
+An :class:`Outcome` says how an engagement ended; :func:`conclude` applies it in the
+SoP's order: losses, eliminations, engagement points, then the winner's remaining rights
+(summon or reinforcement, then acquisitions) as decisions in the aftermath stage, and
+:func:`finish_engagement` regenerates the slain and moves on.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+
+from engine.acquisition import ARCHANGEL_EVERY, acquisitions
+from engine.characters import ANGEL, ARCHANGEL, TITAN, character
+from engine.game.common import Step, contents, return_to_caretaker, sort_names, to_dead_pile
+from engine.game.elimination import award, check_game_over, eliminate_players
+from engine.game.events import (
+    CharactersReturned,
+    CharactersSlain,
+    EngagementResolved,
+    Event,
+    LegionEliminated,
+)
+from engine.game.state import Aftermath, GameState, Phase, Role, Stage
+from engine.masterboard import land as land_of
+from engine.muster import FULL_HEIGHT, muster_options
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How an engagement ended.
+
+    ``slain``: characters each side lost. ``points``: engagement points for the winner
+    (computed by the caller per RULES §11.4). ``eliminator``: per side whose Titan died,
+    who eliminated its player (None: nobody).
+    """
+
+    how: str
+    winner: Role | None
+    slain: Mapping[Role, tuple[str, ...]]
+    points: int = 0
+    may_summon: bool = False
+    may_reinforce: bool = False
+    eliminators: Mapping[Role, Role | None] = field(default_factory=dict)
+
+
+def marker_of(state: GameState, role: Role) -> str:
+    engagement = state.engagement
+    assert engagement is not None
+    return engagement.attacker if role is Role.ATTACKER else engagement.defender
+
+
+def owner_of(state: GameState, role: Role) -> int:
+    return state.legion(marker_of(state, role)).owner
+
+
+def conclude(state: GameState, outcome: Outcome) -> Step:
+    """Apply ``outcome`` to the engagement in progress."""
+    engagement = state.engagement
+    assert engagement is not None
+    owners = {role: owner_of(state, role) for role in Role}
+    events: list[Event] = [EngagementResolved(engagement.land, outcome.winner, outcome.how)]
+    removed: list[str] = []
+    survivors: dict[int, tuple[str, ...]] = {}
+    for role in Role:
+        state, more, left = _apply_losses(state, marker_of(state, role), outcome.slain[role])
+        events += more
+        removed += outcome.slain[role]
+        if TITAN in outcome.slain[role] and left:
+            survivors[owners[role]] = left
+            removed += left
+            state = state.without_legion(marker_of(state, role))
+    old_score = state.player(owners[outcome.winner]).score if outcome.winner else 0
+    if outcome.winner is not None:
+        state, more = award(state, owners[outcome.winner], outcome.points, outcome.how)
+        events += more
+    eliminated = {
+        owners[role]: (owners[by] if by is not None else None)
+        for role, by in outcome.eliminators.items()
+    }
+    if eliminated:
+        state, more, gone = eliminate_players(
+            state, eliminated, survivors=survivors, current_land=engagement.land
+        )
+        events += more
+        removed += gone
+    state, more = check_game_over(state, eliminated)
+    events += more
+    if state.result is not None:
+        state, more = _return_slain(state, removed)
+        return state, events + more
+    aftermath = _rights(state, outcome, old_score, tuple(removed))
+    state = replace(
+        state, engagement=replace(engagement, stage=Stage.AFTERMATH, aftermath=aftermath)
+    )
+    state, more = continue_aftermath(state)
+    return state, events + more
+
+
+def _apply_losses(
+    state: GameState, marker: str, slain: tuple[str, ...]
+) -> tuple[GameState, list[Event], tuple[str, ...]]:
+    """Remove ``slain`` from the legion; an emptied legion is eliminated (RULES §5.9)."""
+    if marker not in state.legions or not slain:
+        return state, [], state.legions[marker].characters if marker in state.legions else ()
+    legion = state.legion(marker)
+    left = Counter(legion.characters) - Counter(slain)
+    events: list[Event] = [CharactersSlain(marker, sort_names(slain), "engagement")]
+    if not left:
+        return state.without_legion(marker), [*events, LegionEliminated(marker, legion.owner)], ()
+    kept = sort_names(left.elements())
+    legion = replace(legion, characters=kept, revealed=())
+    return state.with_legion(legion), [*events, contents(legion)], kept
+
+
+def _rights(
+    state: GameState, outcome: Outcome, old_score: int, removed: tuple[str, ...]
+) -> Aftermath:
+    """The winner's pending decisions (SoP aftermath steps 1 and 4)."""
+    winner = outcome.winner
+    if winner is None or marker_of(state, winner) not in state.legions:
+        return Aftermath(winner, outcome.points, slain=removed)
+    new_score = old_score + outcome.points
+    marks = tuple(a.mark for a in acquisitions(old_score, new_score)) if outcome.points else ()
+    return Aftermath(
+        winner,
+        outcome.points,
+        may_summon=outcome.may_summon and winner is Role.ATTACKER,
+        may_reinforce=outcome.may_reinforce and winner is Role.DEFENDER,
+        acquisitions=marks,
+        slain=removed,
+    )
+
+
+def summon_donors(state: GameState) -> list[tuple[str, str]]:
+    """(donor marker, lord) pairs the attacker may summon now (RULES §7.2)."""
+    engagement = state.engagement
+    if engagement is None or engagement.attacker not in state.legions:
+        return []
+    legion = state.legion(engagement.attacker)
+    if legion.height >= FULL_HEIGHT or state.turn.summoned:
+        return []
+    enemy_lands = {leg.land for leg in state.legions.values() if leg.owner != legion.owner}
+    return [
+        (donor.marker, lord)
+        for donor in sorted(state.legions_of(legion.owner), key=lambda leg: leg.marker)
+        if donor.marker != legion.marker and donor.land not in enemy_lands
+        for lord in (ARCHANGEL, ANGEL)
+        if lord in donor.characters
+    ]
+
+
+def reinforcements(state: GameState) -> list[tuple[str, tuple[tuple[str, ...], ...]]]:
+    """(recruit, ways to reveal) the defender may muster after winning (RULES §6.6)."""
+    engagement = state.engagement
+    if engagement is None or engagement.defender not in state.legions:
+        return []
+    legion = state.legion(engagement.defender)
+    if legion.height >= FULL_HEIGHT:
+        return []
+    terrain = land_of(legion.land).terrain
+    options = muster_options(terrain, legion.characters, dict(state.caretaker))
+    return [(o.recruit, o.recruiters) for o in options]
+
+
+def acquisition_options(state: GameState) -> list[str]:
+    """The lords the winner may take for the lowest pending mark (RULES §7.1)."""
+    engagement = state.engagement
+    if engagement is None or engagement.aftermath is None:
+        return []
+    aftermath = engagement.aftermath
+    if not aftermath.acquisitions or aftermath.winner is None:
+        return []
+    legion = state.legions.get(marker_of(state, aftermath.winner))
+    if legion is None or legion.height >= FULL_HEIGHT:
+        return []
+    mark = aftermath.acquisitions[0]
+    choices = (ARCHANGEL, ANGEL) if mark % ARCHANGEL_EVERY == 0 else (ANGEL,)
+    return [c for c in choices if state.caretaker.get(c, 0) > 0]
+
+
+def continue_aftermath(state: GameState) -> Step:
+    """Drop rights that can no longer be used; finish when no decision remains."""
+    engagement = state.engagement
+    assert engagement is not None and engagement.aftermath is not None
+    aftermath = engagement.aftermath
+    if aftermath.may_summon and not summon_donors(state):
+        aftermath = replace(aftermath, may_summon=False)
+    if aftermath.may_reinforce and not reinforcements(state):
+        aftermath = replace(aftermath, may_reinforce=False)
+    state = replace(state, engagement=replace(engagement, aftermath=aftermath))
+    if not aftermath.may_summon and not aftermath.may_reinforce:
+        while aftermath.acquisitions and not acquisition_options(state):
+            aftermath = replace(aftermath, acquisitions=aftermath.acquisitions[1:])
+            state = replace(state, engagement=replace(engagement, aftermath=aftermath))
+    if aftermath.may_summon or aftermath.may_reinforce or aftermath.acquisitions:
+        return state, []
+    return finish_engagement(state)
+
+
+def aftermath_seat(state: GameState) -> int | None:
+    """Who decides in the aftermath (the winner), or None."""
+    engagement = state.engagement
+    if engagement is None or engagement.aftermath is None or engagement.aftermath.winner is None:
+        return None
+    return owner_of(state, engagement.aftermath.winner)
+
+
+def _return_slain(state: GameState, removed: list[str] | tuple[str, ...]) -> Step:
+    """Slain lords and demi-lords regenerate; creatures (and Titans) die (RULES §11.3 step 6)."""
+    regenerated = sort_names(n for n in removed if character(n).regenerates)
+    dead = sort_names(n for n in removed if not character(n).regenerates)
+    if not removed:
+        return state, []
+    state = to_dead_pile(return_to_caretaker(state, regenerated), dead)
+    return state, [CharactersReturned(regenerated, dead)]
+
+
+def finish_engagement(state: GameState) -> Step:
+    """Close the engagement; next engagement, the muster phase, or the next turn."""
+    from engine.game.moving import pending_engagements
+    from engine.game.turns import finish_turn
+
+    engagement = state.engagement
+    assert engagement is not None and engagement.aftermath is not None
+    state, events = _return_slain(state, engagement.aftermath.slain)
+    state = replace(state, engagement=None)
+    if state.player(state.active).eliminated:
+        state, more = finish_turn(state)
+        return state, events + more
+    phase = Phase.ENGAGE if pending_engagements(state) else Phase.MUSTER
+    return replace(state, phase=phase), events

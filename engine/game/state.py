@@ -1,0 +1,255 @@
+"""The state of a game: frozen dataclasses, replaced (never mutated) by each action.
+
+Mappings in the state are plain dicts that are never mutated after construction; every
+change builds a new one (copy-on-write).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field, replace
+from enum import Enum
+
+from engine.characters import TITAN, character
+from engine.dice import Dice
+from engine.errors import InvalidNotation
+from engine.movement import MoveKind
+
+
+class Phase(Enum):
+    """Where the game stands (RULES §1.6, §4.1)."""
+
+    COLOURS = "colours"
+    SPLIT = "split"
+    MOVE = "move"
+    ENGAGE = "engage"
+    MUSTER = "muster"
+    OVER = "over"
+
+
+@dataclass(frozen=True)
+class Options:
+    """Chosen when the game is created."""
+
+    record_keeping: bool = False
+    """Views keep what was revealed earlier (errata 20.0; off by default)."""
+    time_limit: bool = False
+    """The host may declare the time limit expired (errata 21.1, RULES §12.6)."""
+
+
+@dataclass(frozen=True)
+class Player:
+    """A seat at the table. ``markers`` are all the markers the player holds (RULES §1.4)."""
+
+    seat: int
+    name: str
+    tower: int
+    colour: str | None = None
+    score: int = 0
+    markers: tuple[str, ...] = ()
+    eliminated: bool = False
+    withdrawing: bool = False
+    """A game concession queued until it can take effect (RULES §12.4)."""
+    turns_taken: int = 0
+
+
+@dataclass(frozen=True)
+class Legion:
+    """A legion on the masterboard. ``characters`` is kept sorted."""
+
+    marker: str
+    owner: int
+    land: int
+    characters: tuple[str, ...]
+    revealed: tuple[str, ...] = ()
+    """The characters every player has seen in it (used with record keeping)."""
+
+    @property
+    def height(self) -> int:
+        return len(self.characters)
+
+    @property
+    def has_titan(self) -> bool:
+        return TITAN in self.characters
+
+    @property
+    def has_lord(self) -> bool:
+        return any(character(c).is_lord for c in self.characters)
+
+
+@dataclass(frozen=True)
+class MoveRecord:
+    """One move of the movement phase, kept for take-backs (errata 7.0)."""
+
+    marker: str
+    start: int
+    land: int
+    kind: MoveKind
+    entry_side: int | None
+    revealed: str | None = None
+    """The lord revealed by a teleport."""
+
+
+@dataclass(frozen=True)
+class Turn:
+    """Bookkeeping of the current player turn."""
+
+    number: int
+    """Player turns played so far in the game, this one included."""
+    first_turn: bool
+    roll: int | None = None
+    mulligan_used: bool = False
+    split_parents: Mapping[str, str] = field(default_factory=dict)
+    """child marker → the marker it was split from this turn (errata 4.7 undo)."""
+    moves: tuple[MoveRecord, ...] = ()
+    moved: frozenset[str] = frozenset()
+    """Markers that completed a move this turn (after movement ends)."""
+    summoned: bool = False
+    """An Angel or Archangel was summoned this engagement phase (RULES §7.2)."""
+    mustered: frozenset[str] = frozenset()
+
+
+class Role(Enum):
+    """The two parties of an engagement."""
+
+    ATTACKER = "attacker"
+    DEFENDER = "defender"
+
+    @property
+    def other(self) -> Role:
+        return Role.DEFENDER if self is Role.ATTACKER else Role.ATTACKER
+
+
+@dataclass(frozen=True)
+class Proposal:
+    """A deal (RULES §5.4): which legion(s) die, and what the survivor also gives up."""
+
+    eliminate: Role | None
+    """The legion eliminated; None means both (mutual elimination)."""
+    survivor_losses: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class OfferedProposal:
+    """A proposal as made by one side, numbered in the order made."""
+
+    number: int
+    by: Role
+    proposal: Proposal
+
+
+class Stage(Enum):
+    """Steps of one engagement (SoP)."""
+
+    NEGOTIATE = "negotiate"
+    BATTLE = "battle"
+    AFTERMATH = "aftermath"
+
+
+@dataclass(frozen=True)
+class Engagement:
+    """The engagement being resolved."""
+
+    land: int
+    attacker: str
+    defender: str
+    entry_side: int
+    stage: Stage = Stage.NEGOTIATE
+    to_act: Role = Role.DEFENDER
+    may_flee: bool = True
+    proposals: tuple[OfferedProposal, ...] = ()
+    no_more: Role | None = None
+    summon_right: bool = False
+    reinforce_right: bool = False
+    battle: Battle | None = None
+    aftermath: Aftermath | None = None
+
+
+@dataclass(frozen=True)
+class Aftermath:
+    """What the winner of an engagement may still do (RULES §11.3, §7.1, §7.2, §6.6)."""
+
+    winner: Role | None
+    points: int
+    may_summon: bool = False
+    may_reinforce: bool = False
+    acquisitions: tuple[int, ...] = ()
+    """Pending acquisition thresholds (multiples of 100), lowest first."""
+    slain: tuple[str, ...] = ()
+    """Characters slain in the engagement, for regeneration and the dead pile."""
+
+
+@dataclass(frozen=True)
+class Battle:
+    """A battle in progress (RULES §8–§11); filled in by the battle engine."""
+
+    data: Mapping[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Result:
+    """How the game ended (RULES §12.5, §12.6)."""
+
+    winners: tuple[int, ...]
+    reason: str
+
+
+@dataclass(frozen=True)
+class GameState:
+    """Everything about a game at one moment."""
+
+    options: Options
+    dice: Dice
+    players: tuple[Player, ...]
+    legions: Mapping[str, Legion]
+    caretaker: Mapping[str, int]
+    """Counters left in the caretaker's stacks, per character."""
+    dead: Mapping[str, int]
+    """The dead pile (slain creatures), per character."""
+    phase: Phase
+    active: int
+    """The seat whose turn it is (or who chooses a colour)."""
+    turn: Turn
+    engagement: Engagement | None = None
+    final_turns: int | None = None
+    """With an expired time limit: player turns left before the game ends."""
+    result: Result | None = None
+
+    # --- lookups -----------------------------------------------------------------------
+    def player(self, seat: int) -> Player:
+        if not 0 <= seat < len(self.players):
+            raise InvalidNotation(f"there is no seat {seat}")
+        return self.players[seat]
+
+    def legion(self, marker: str) -> Legion:
+        try:
+            return self.legions[marker]
+        except KeyError:
+            raise InvalidNotation(f"{marker} is not a legion in play") from None
+
+    def legions_of(self, seat: int) -> Iterator[Legion]:
+        return (leg for leg in self.legions.values() if leg.owner == seat)
+
+    def legions_in(self, land: int) -> list[Legion]:
+        return [leg for leg in self.legions.values() if leg.land == land]
+
+    def free_markers(self, seat: int) -> tuple[str, ...]:
+        used = {leg.marker for leg in self.legions.values()}
+        return tuple(m for m in self.player(seat).markers if m not in used)
+
+    def living_seats(self) -> list[int]:
+        return [p.seat for p in self.players if not p.eliminated]
+
+    def titan_score(self, seat: int) -> int:
+        return self.player(seat).score
+
+    # --- copy-on-write helpers -------------------------------------------------------
+    def with_player(self, player: Player) -> GameState:
+        players = tuple(player if p.seat == player.seat else p for p in self.players)
+        return replace(self, players=players)
+
+    def with_legion(self, legion: Legion) -> GameState:
+        return replace(self, legions={**self.legions, legion.marker: legion})
+
+    def without_legion(self, marker: str) -> GameState:
+        return replace(self, legions={m: leg for m, leg in self.legions.items() if m != marker})

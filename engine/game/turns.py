@@ -1,0 +1,81 @@
+"""Starting and ending player turns; turn order and the time limit (RULES §1.6, §12.6)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from engine.errors import IllegalAction
+from engine.game.actions import EndTurn, ExpireTimeLimit
+from engine.game.common import Step, require_active, require_phase
+from engine.game.events import Event, GameOver, TimeLimitExpired, TurnEnded, TurnStarted
+from engine.game.state import GameState, Phase, Result, Turn
+
+
+def next_seat(state: GameState, seat: int) -> int:
+    """The next living player after ``seat`` in descending tower order (RULES §1.6 step 4)."""
+    order = sorted(state.players, key=lambda p: -p.tower)
+    index = next(i for i, p in enumerate(order) if p.seat == seat)
+    for step in range(1, len(order) + 1):
+        candidate = order[(index + step) % len(order)]
+        if not candidate.eliminated:
+            return candidate.seat
+    return seat
+
+
+def begin_turn(state: GameState, seat: int) -> Step:
+    """Start ``seat``'s turn in the split phase; a queued withdrawal takes effect now."""
+    player = state.player(seat)
+    turn = Turn(number=state.turn.number + 1, first_turn=player.turns_taken == 0)
+    state = replace(state, phase=Phase.SPLIT, active=seat, turn=turn, engagement=None)
+    events: list[Event] = [TurnStarted(seat, turn.number)]
+    if player.withdrawing:
+        from engine.game.leaving import withdraw_now
+
+        state, more = withdraw_now(state, seat)
+        events += more
+    return state, events
+
+
+def end_turn(state: GameState, seat: int, action: EndTurn) -> Step:
+    """End the muster phase and the turn (RULES §4.1 step 6)."""
+    require_phase(state, Phase.MUSTER, doing="end your turn")
+    require_active(state, seat)
+    return finish_turn(state)
+
+
+def finish_turn(state: GameState) -> Step:
+    """Close the active player's turn and start the next one (or end the game)."""
+    seat = state.active
+    player = state.player(seat)
+    state = state.with_player(replace(player, turns_taken=player.turns_taken + 1))
+    events: list[Event] = [TurnEnded(seat)]
+    if state.final_turns is not None:
+        left = state.final_turns - 1
+        state = replace(state, final_turns=left)
+        if left <= 0:
+            state, more = end_on_time(state)
+            return state, events + more
+    state, more = begin_turn(state, next_seat(state, seat))
+    return state, events + more
+
+
+def expire_time_limit(state: GameState, seat: int, action: ExpireTimeLimit) -> Step:
+    """The current turn finishes, then every player takes one more turn (errata 21.1)."""
+    require_phase(
+        state, Phase.SPLIT, Phase.MOVE, Phase.ENGAGE, Phase.MUSTER, doing="end the time limit"
+    )
+    if not state.options.time_limit:
+        raise IllegalAction("this game was created without a time limit (RULES §12.6)")
+    if state.final_turns is not None:
+        raise IllegalAction("the time limit has already expired")
+    remaining = 1 + len(state.living_seats())
+    return replace(state, final_turns=remaining), [TimeLimitExpired(remaining)]
+
+
+def end_on_time(state: GameState) -> Step:
+    """The highest score wins; ties share the win (RULES §12.6, §14 C14)."""
+    living = [state.player(s) for s in state.living_seats()]
+    best = max(p.score for p in living)
+    winners = tuple(p.seat for p in living if p.score == best)
+    result = Result(winners, "time limit")
+    return replace(state, phase=Phase.OVER, result=result), [GameOver(winners, result.reason)]
