@@ -1,0 +1,41 @@
+"""Pictures of a game of TITAN: pure functions from engine values to PIL images or PNG bytes.
+
+* :func:`masterboard_png` — the board, legion markers, highlights and the player strip;
+  public information only (a game state, a :class:`~engine.game.view.View` or a
+  :class:`BoardInfo`).
+* :func:`battleland_png` — any battleland with its fighters (a battle ``Position``).
+* :func:`legion_card_png`, :func:`public_legion_png`, :func:`legions_sheet_png` — legions.
+* :func:`demo_set` — one picture of every kind, for ``titanbot render-demo``.
+
+Each ``*_png`` has an image twin (``masterboard``, ``battleland_image``, ``legion_card``,
+``public_legion``, ``legions_sheet``). Static layers are drawn once and cached. No I/O.
+"""
+
+from render.battleland import battleland_image, battleland_png
+from render.board_info import BoardInfo, board_info
+from render.demo import demo_set
+from render.legions import (
+    legion_card,
+    legion_card_png,
+    legions_sheet,
+    legions_sheet_png,
+    public_legion,
+    public_legion_png,
+)
+from render.masterboard import masterboard, masterboard_png
+
+__all__ = [
+    "BoardInfo",
+    "battleland_image",
+    "battleland_png",
+    "board_info",
+    "demo_set",
+    "legion_card",
+    "legion_card_png",
+    "legions_sheet",
+    "legions_sheet_png",
+    "masterboard",
+    "masterboard_png",
+    "public_legion",
+    "public_legion_png",
+]

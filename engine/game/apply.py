@@ -12,6 +12,7 @@ from typing import Any, TypeVar
 from engine.errors import InvalidNotation
 from engine.game import actions as a
 from engine.game.aftermath import acquire, decline, reinforce, summon
+from engine.game.battling import BATTLE_HANDLERS
 from engine.game.common import Step
 from engine.game.engaging import accept, concede, engage, fight, flee, no_more_proposals, propose
 from engine.game.events import Event
@@ -57,6 +58,11 @@ def register_handler(action_type: type[A], handler: Callable[[GameState, int, A]
     """Add a handler for an action type defined elsewhere (the battle's)."""
     HANDLERS[action_type] = handler
     a.register(action_type)
+
+
+# Battle actions, and the engagement actions that mean something else during a battle.
+for _type, _handler in BATTLE_HANDLERS.items():
+    register_handler(_type, _handler)
 
 
 def apply(state: GameState, seat: int, action: a.Action) -> tuple[GameState, list[Event]]:

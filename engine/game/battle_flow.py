@@ -1,74 +1,167 @@
-"""The interface between an engagement and its battle.
+"""The interface between an engagement and its battle (RULES §5.7, §8–§11).
 
-PLACEHOLDER: until the battle engine (RULES §8–§11) is wired in, a battle is decided at
-once by :func:`resolve_battle_by_placeholder`: one die weighted by the legions' values
-picks the winner, and the loser's legion is slain whole. Nothing else in the game depends
-on how the battle is fought: it ends in an :class:`~engine.game.outcome.Outcome`.
+The battle rules (``engine.battle``) know only the battleland. This module gives them what
+the masterboard offers (summon donors, the caretaker's stacks), rolls their dice from the
+game's generator, keeps the legions' contents in step with the battle (a summoned lord
+joins the attacker and a reinforcement the defender once it has entered), and when the
+battle is over turns its verdict into an :class:`~engine.game.outcome.Outcome`.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
 
-from engine.game.common import Step
-from engine.game.elimination import value_of
+from engine.battle.concession import concede
+from engine.battle.ending import verdict
+from engine.battle.events import EntrantArrived, HalfTurnBegun
+from engine.battle.position import Side
+from engine.battle.state import Battle, BattleStep, EndKind, Supplies
+from engine.battle.turn import advance, new_battle
+from engine.characters import ANGEL, ARCHANGEL, titan_power
+from engine.game.aftermath import summon_lord
+from engine.game.common import Step, add_revealed, contents, sort_names, take_from_caretaker
 from engine.game.engaging import eliminators
-from engine.game.events import BattleBegun, Event, Revealed
+from engine.game.events import BattleBegun, Event, Mustered, Revealed
 from engine.game.outcome import Outcome, conclude, marker_of
-from engine.game.state import GameState, Role
+from engine.game.state import GameState, Role, Stage
 from engine.masterboard import land as land_of
 
 
-def begin_battle(state: GameState) -> Step:
-    """Both legions become public (RULES §5.7) and the battle is fought."""
+def side_of(role: Role) -> Side:
+    return Side(role.value)
+
+
+def role_of(side: Side) -> Role:
+    return Role(side.value)
+
+
+def battle_of(state: GameState) -> Battle | None:
+    """The battle in progress, if any."""
+    engagement = state.engagement
+    if engagement is None or engagement.stage is not Stage.BATTLE:
+        return None
+    return engagement.battle
+
+
+def supplies(state: GameState) -> Supplies:
+    """What the masterboard offers the battle now (RULES §7.2, §6.6): the attacker's
+    other legions, not in a land with an enemy, holding an Angel or Archangel (none once
+    he has summoned this engagement phase), and the caretaker's stacks."""
     engagement = state.engagement
     assert engagement is not None
-    attacker = state.legion(engagement.attacker)
-    defender = state.legion(engagement.defender)
+    owner = state.legion(engagement.attacker).owner
+    donors: list[tuple[str, str]] = []
+    if not state.turn.summoned:
+        enemy_lands = {leg.land for leg in state.legions.values() if leg.owner != owner}
+        for donor in sorted(state.legions_of(owner), key=lambda leg: leg.marker):
+            if donor.marker == engagement.attacker or donor.land in enemy_lands:
+                continue
+            lords = [lord for lord in (ARCHANGEL, ANGEL) if lord in donor.characters]
+            donors += [(donor.marker, lord) for lord in lords]
+    return Supplies(tuple(donors), dict(state.caretaker))
+
+
+def begin_battle(state: GameState) -> Step:
+    """Both legions become public (RULES §5.7) and the battle begins on the battleland of
+    the land's terrain, the defender moving first (§8.3, §8.4)."""
+    engagement = state.engagement
+    assert engagement is not None
+    terrain = land_of(engagement.land).terrain
+    legions = {side_of(role): state.legion(marker_of(state, role)) for role in Role}
+    battle = new_battle(
+        terrain,
+        engagement.entry_side,
+        {side: legion.marker for side, legion in legions.items()},
+        {side: legion.characters for side, legion in legions.items()},
+        {side: titan_power(state.player(legion.owner).score) for side, legion in legions.items()},
+    )
+    attacker, defender = legions[Side.ATTACKER], legions[Side.DEFENDER]
     events: list[Event] = [
-        BattleBegun(
-            engagement.land,
-            land_of(engagement.land).terrain,
-            attacker.marker,
-            defender.marker,
-            engagement.entry_side,
-        ),
+        BattleBegun(engagement.land, terrain, attacker.marker, defender.marker, battle.entry_side),
         Revealed(attacker.marker, attacker.characters, "battle"),
         Revealed(defender.marker, defender.characters, "battle"),
+        HalfTurnBegun(1, Side.DEFENDER),
     ]
-    state, more = resolve_battle_by_placeholder(state)
-    return state, events + more
+    state = replace(state, engagement=replace(engagement, stage=Stage.BATTLE, battle=battle))
+    return settle(state, battle, events)
 
 
-def resolve_battle_by_placeholder(state: GameState) -> Step:
-    """PLACEHOLDER battle: the winner is drawn with odds proportional to legion value."""
-    values = {
-        role: value_of(state, state.legion(marker_of(state, role)).owner, _names(state, role))
-        for role in Role
-    }
-    roll, dice = state.dice.roll_one(values[Role.ATTACKER] + values[Role.DEFENDER])
-    state = replace(state, dice=dice)
-    winner = Role.ATTACKER if roll <= values[Role.ATTACKER] else Role.DEFENDER
-    loser = winner.other
-    slain = {loser: _names(state, loser), winner: ()}
+def roll(state: GameState, count: int) -> tuple[GameState, tuple[int, ...]]:
+    """``count`` dice from the game's generator."""
+    values, dice = state.dice.roll(count)
+    return replace(state, dice=dice), values
+
+
+def roll_off(state: GameState) -> tuple[GameState, tuple[tuple[int, int], ...]]:
+    """(attacker, defender) d6 pairs until they differ (RULES §5.6, E25)."""
+    pairs: list[tuple[int, int]] = []
+    while not pairs or pairs[-1][0] == pairs[-1][1]:
+        state, (a, d) = roll(state, 2)
+        pairs.append((a, d))
+    return state, tuple(pairs)
+
+
+def settle(state: GameState, battle: Battle, events: Sequence[Event]) -> Step:
+    """Store ``battle`` after a rules step: run the steps that need no decision, let an
+    arrived lord or recruit join its legion, and conclude the engagement when it is over."""
+    found = list(events)
+    if battle.step is not BattleStep.OVER:
+        battle, more = advance(battle, supplies(state))
+        found += more
+    engagement = state.engagement
+    assert engagement is not None
+    state = replace(state, engagement=replace(engagement, battle=battle))
+    for event in list(found):
+        if isinstance(event, EntrantArrived):
+            state, more = _join(state, event)
+            found += more
+    if battle.step is BattleStep.OVER:
+        state, more = _conclude(state, battle)
+        found += more
+    return state, found
+
+
+def _join(state: GameState, arrived: EntrantArrived) -> Step:
+    """A summoned lord leaves its donor for the attacker (errata 18.1: an emptied donor is
+    gone); a reinforcement comes from the caretaker (RULES §6.6, §7.2a)."""
+    engagement = state.engagement
+    assert engagement is not None
+    if arrived.donor is not None:
+        state, events = summon_lord(state, arrived.donor, engagement.attacker, arrived.name)
+        return replace(state, turn=replace(state.turn, summoned=True)), events
+    legion = state.legion(engagement.defender)
+    legion = replace(legion, characters=sort_names([*legion.characters, arrived.name]))
+    legion = add_revealed(legion, [*arrived.revealed, arrived.name])
+    state = take_from_caretaker(state.with_legion(legion), [arrived.name])
+    mustered = Mustered(legion.marker, arrived.name, arrived.revealed, reinforcement=True)
+    return state, [mustered, contents(legion)]
+
+
+def _how(kind: EndKind) -> str:
+    return "concession" if kind is EndKind.CONCESSION else f"battle: {kind.value}"
+
+
+def _conclude(state: GameState, battle: Battle) -> Step:
+    """The battle's verdict as the engagement's outcome (RULES §11.3, §11.4)."""
+    found = verdict(battle)
+    slain = {role_of(side): names for side, names in found.slain.items()}
     outcome = Outcome(
-        "battle (placeholder)",
-        winner,
+        _how(found.kind),
+        role_of(found.winner) if found.winner is not None else None,
         slain,
-        points=values[loser],
-        may_summon=True,
-        may_reinforce=True,
+        points=found.points,
+        may_summon=found.may_summon,
+        may_reinforce=found.may_reinforce,
         eliminators=eliminators(slain),
     )
     return conclude(state, outcome)
 
 
 def concede_battle(state: GameState, role: Role) -> Step:
-    """``role`` concedes the battle in progress (RULES §5.8)."""
-    from engine.game.engaging import concede_engagement
-
-    return concede_engagement(state, role)
-
-
-def _names(state: GameState, role: Role) -> tuple[str, ...]:
-    return state.legion(marker_of(state, role)).characters
+    """``role`` concedes the battle in progress outright, as when its player withdraws
+    from the game (RULES §5.8, §12.4)."""
+    battle = battle_of(state)
+    assert battle is not None
+    battle, events = concede(battle, side_of(role))
+    return settle(state, battle, events)

@@ -7,7 +7,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import replace
 
 from engine.errors import NotYourTurn, WrongPhase
-from engine.game.events import Event, LegionContents
+from engine.game.events import Event, LegionContents, Revealed
 from engine.game.state import GameState, Legion, Phase
 
 Step = tuple[GameState, list[Event]]
@@ -72,3 +72,13 @@ def add_revealed(legion: Legion, shown: Iterable[str]) -> Legion:
         known[name] = max(known[name], n)
     have = Counter(legion.characters)
     return replace(legion, revealed=sort_names((known & have).elements()))
+
+
+def reveal_winners(state: GameState) -> list[Event]:
+    """The winners' legions shown to everyone at the end of the game (RULES §1.7, SoP)."""
+    winners = state.result.winners if state.result is not None else ()
+    return [
+        Revealed(leg.marker, leg.characters, "game over")
+        for leg in sorted(state.legions.values(), key=lambda leg: leg.marker)
+        if leg.owner in winners
+    ]

@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from dataclasses import replace
 
 from engine.characters import character
-from engine.game.common import Step
+from engine.game.common import Step, reveal_winners
 from engine.game.events import (
     CharactersSlain,
     Event,
@@ -25,6 +25,7 @@ from engine.game.events import (
     PointsScored,
 )
 from engine.game.state import GameState, Legion, Phase, Result
+from engine.game.turns import drop_final_turn
 
 
 def value_of(state: GameState, owner: int, names: Iterable[str]) -> int:
@@ -89,6 +90,7 @@ def eliminate_players(
 
 def _retire(state: GameState, seat: int, eliminator: int | None) -> Step:
     player = state.player(seat)
+    state = drop_final_turn(state, seat)
     state = state.with_player(replace(player, eliminated=True, withdrawing=False, markers=()))
     events: list[Event] = [PlayerEliminated(seat, eliminator, "Titan lost")]
     if eliminator is not None:
@@ -117,6 +119,5 @@ def check_game_over(state: GameState, last_out: Iterable[int] = ()) -> Step:
     else:
         winners, reason = tuple(sorted(last_out)), "draw: the last Titans fell together"
     result = Result(winners, reason)
-    return replace(state, phase=Phase.OVER, result=result, engagement=None), [
-        GameOver(winners, reason)
-    ]
+    state = replace(state, phase=Phase.OVER, result=result, engagement=None)
+    return state, [GameOver(winners, reason), *reveal_winners(state)]

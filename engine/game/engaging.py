@@ -131,7 +131,9 @@ def propose(state: GameState, seat: int, action: Propose) -> Step:
         may_flee=False,
     )
     state = replace(state, engagement=engagement)
-    return state, [ProposalsMade(role, tuple((o.number, o.proposal) for o in offered))]
+    numbered = tuple((o.number, o.proposal) for o in offered)
+    # A proposal may name characters of either legion: only the two players hear it.
+    return state, [ProposalsMade(role, numbered, audience=engaged_players(state))]
 
 
 def accept(state: GameState, seat: int, action: Accept) -> Step:
@@ -164,8 +166,14 @@ def accept(state: GameState, seat: int, action: Accept) -> Step:
         may_reinforce=True,
         eliminators=eliminators(slain),
     )
+    accepted = ProposalAccepted(role, action.number, proposal, audience=engaged_players(state))
     state, events = conclude(state, outcome)
-    return state, [ProposalAccepted(role, action.number, proposal), *events]
+    return state, [accepted, *events]
+
+
+def engaged_players(state: GameState) -> frozenset[int]:
+    """The two players of the engagement in progress (RULES §5.2)."""
+    return frozenset(owner_of(state, role) for role in Role)
 
 
 def eliminators(slain: dict[Role, tuple[str, ...]]) -> dict[Role, Role | None]:

@@ -7,23 +7,13 @@ legion contents.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from engine.codec import encode
+from engine.events import Event as Event  # re-exported: the base of every event
 from engine.game.state import Proposal, Role
 from engine.movement import MoveKind
-
-
-@dataclass(frozen=True)
-class Event:
-    """Base of every event."""
-
-    audience: frozenset[int] | None = field(default=None, kw_only=True)
-
-    def visible_to(self, seat: int | None) -> bool:
-        """Whether ``seat`` (None: a spectator) may see this event."""
-        return self.audience is None or (seat is not None and seat in self.audience)
 
 
 @dataclass(frozen=True)

@@ -22,21 +22,50 @@ def withdraw(state: GameState, seat: int, action: Withdraw) -> Step:
     if seat == state.active:
         return withdraw_now(state, seat)
     engagement = state.engagement
-    if (
-        engagement is not None
-        and engagement.stage is not Stage.AFTERMATH
-        and state.legion(engagement.defender).owner == seat
-        and state.legion(engagement.defender).has_titan
-    ):
+    defending = None
+    if engagement is not None and engagement.stage is not Stage.AFTERMATH:
+        defender = state.legion(engagement.defender)
+        defending = defender if defender.owner == seat else None
+    if defending is not None and defending.has_titan:
         return withdraw_now(state, seat)
     state = state.with_player(replace(player, withdrawing=True))
-    return state, [WithdrawalQueued(seat)]
+    events: list[Event] = [WithdrawalQueued(seat)]
+    if defending is not None:
+        # His legion under attack concedes at once (errata 20.4, the sleeping player).
+        state, more = _concede(state, Role.DEFENDER)
+        events += more
+    elif engagement is not None and engagement.aftermath is not None:
+        state, more = _give_up_rights(state, seat)
+        events += more
+    return state, events
+
+
+def _give_up_rights(state: GameState, seat: int) -> Step:
+    """A withdrawing winner takes no reinforcement or acquisition (errata 20.4)."""
+    from engine.game.outcome import aftermath_seat, continue_aftermath
+
+    engagement = state.engagement
+    if engagement is None or engagement.aftermath is None or aftermath_seat(state) != seat:
+        return state, []
+    aftermath = replace(
+        engagement.aftermath, may_summon=False, may_reinforce=False, acquisitions=()
+    )
+    return continue_aftermath(replace(state, engagement=replace(engagement, aftermath=aftermath)))
+
+
+def _concede(state: GameState, role: Role) -> Step:
+    """``role`` concedes the engagement in progress, before or during its battle."""
+    from engine.game.battle_flow import concede_battle
+    from engine.game.engaging import concede_engagement
+
+    assert state.engagement is not None
+    battle = state.engagement.stage is Stage.BATTLE
+    return (concede_battle if battle else concede_engagement)(state, role)
 
 
 def withdraw_now(state: GameState, seat: int) -> Step:
     """Withdraw ``seat`` at once: concede its engagement, then leave (RULES §12.4)."""
-    from engine.game.battle_flow import concede_battle
-    from engine.game.engaging import concede_engagement
+    from engine.game.outcome import continue_aftermath
     from engine.game.turns import finish_turn
 
     engagement = state.engagement
@@ -46,14 +75,16 @@ def withdraw_now(state: GameState, seat: int) -> Step:
         if mine:
             role = mine[0]
             titan_there = state.legion(_marker(engagement, role)).has_titan
-            conceding = concede_battle if engagement.stage is Stage.BATTLE else concede_engagement
-            state, events = conceding(state, role)
+            state, events = _concede(state, role)
             if titan_there or state.player(seat).eliminated:
                 return state, events
     if state.player(seat).eliminated:
         return state, events
     state, more, removed = eliminate_players(state, {seat: None}, pay_engaged=False)
     events += more
+    aftermath = state.engagement.aftermath if state.engagement is not None else None
+    if aftermath is not None and len(state.living_seats()) < 2:
+        removed += aftermath.slain  # the game ends: nobody will close this engagement
     if removed:
         from engine.game.outcome import _return_slain
 
@@ -63,7 +94,9 @@ def withdraw_now(state: GameState, seat: int) -> Step:
     events += more
     if state.result is None and state.active == seat:
         if state.engagement is not None and state.engagement.stage is Stage.AFTERMATH:
-            return state, events
+            # The opponent keeps his rights; ours went with our legions.
+            state, more = continue_aftermath(state)
+            return state, events + more
         state = replace(state, engagement=None)
         state, more = finish_turn(state)
         events += more

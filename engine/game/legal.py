@@ -12,6 +12,7 @@ from itertools import combinations
 
 from engine.characters import character
 from engine.game import actions as a
+from engine.game.battle_legal import battle_actions, battle_seat
 from engine.game.moving import has_moved, move_options, obligation_problem, pending_engagements
 from engine.game.mustering import muster_choices
 from engine.game.outcome import (
@@ -55,6 +56,8 @@ def to_act(state: GameState) -> int | None:
             return aftermath_seat(state)
         if engagement.stage is Stage.NEGOTIATE:
             return owner_of(state, engagement.to_act)
+        if engagement.stage is Stage.BATTLE:
+            return battle_seat(state)
     return state.active
 
 
@@ -91,7 +94,8 @@ def _split_phase(state: GameState, seat: int) -> list[a.Action]:
     if free and not (first and state.turn.split_parents):
         for legion in sorted(state.legions_of(seat), key=lambda leg: leg.marker):
             found += splits_of(legion, first, free[0])
-    found += [a.UndoSplit(child) for child in state.turn.split_parents]
+    parents = set(state.turn.split_parents.values())
+    found += [a.UndoSplit(child) for child in state.turn.split_parents if child not in parents]
     if not (first and any(leg.height > 7 for leg in state.legions_of(seat))):
         found.append(a.Roll())
     return found
@@ -126,6 +130,8 @@ def _engage_phase(state: GameState, seat: int) -> list[a.Action]:
         return [a.Engage(land) for land in pending_engagements(state)]
     if engagement.stage is Stage.AFTERMATH:
         return _aftermath(state, seat)
+    if engagement.stage is Stage.BATTLE:
+        return battle_actions(state, seat)
     if engagement.stage is not Stage.NEGOTIATE or owner_of(state, engagement.to_act) != seat:
         return []
     role = engagement.to_act

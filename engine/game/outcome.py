@@ -69,8 +69,8 @@ def conclude(state: GameState, outcome: Outcome) -> Step:
         events += more
         removed += outcome.slain[role]
         if TITAN in outcome.slain[role] and left:
+            # The survivors leave with their player: eliminate_players removes them.
             survivors[owners[role]] = left
-            removed += left
             state = state.without_legion(marker_of(state, role))
     old_score = state.player(owners[outcome.winner]).score if outcome.winner else 0
     if outcome.winner is not None:
@@ -205,7 +205,8 @@ def aftermath_seat(state: GameState) -> int | None:
     engagement = state.engagement
     if engagement is None or engagement.aftermath is None or engagement.aftermath.winner is None:
         return None
-    return owner_of(state, engagement.aftermath.winner)
+    winner = state.legions.get(marker_of(state, engagement.aftermath.winner))
+    return winner.owner if winner is not None else None
 
 
 def _return_slain(state: GameState, removed: list[str] | tuple[str, ...]) -> Step:

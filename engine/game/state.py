@@ -10,6 +10,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from enum import Enum
 
+from engine.battle.state import Battle
 from engine.characters import TITAN, character
 from engine.dice import Dice
 from engine.errors import InvalidNotation
@@ -177,13 +178,6 @@ class Aftermath:
     """Pending acquisition thresholds (multiples of 100), lowest first."""
     slain: tuple[str, ...] = ()
     """Characters slain in the engagement, for regeneration and the dead pile."""
-
-
-@dataclass(frozen=True)
-class Battle:
-    """A battle in progress (RULES §8–§11); filled in by the battle engine."""
-
-    data: Mapping[str, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)

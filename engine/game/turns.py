@@ -6,7 +6,7 @@ from dataclasses import replace
 
 from engine.errors import IllegalAction
 from engine.game.actions import EndTurn, ExpireTimeLimit
-from engine.game.common import Step, require_active, require_phase
+from engine.game.common import Step, require_active, require_phase, reveal_winners
 from engine.game.events import Event, GameOver, TimeLimitExpired, TurnEnded, TurnStarted
 from engine.game.state import GameState, Phase, Result, Turn
 
@@ -59,6 +59,21 @@ def finish_turn(state: GameState) -> Step:
     return state, events + more
 
 
+def drop_final_turn(state: GameState, seat: int) -> GameState:
+    """Forget ``seat``'s pending final turn as it leaves the game (errata 21.1).
+
+    ``final_turns`` counts the current turn and the turns still to come; a player who is
+    eliminated before his final turn will not play it.
+    """
+    if state.final_turns is None:
+        return state
+    upcoming, current = [], state.active
+    for _ in range(state.final_turns - 1):
+        current = next_seat(state, current)
+        upcoming.append(current)
+    return replace(state, final_turns=state.final_turns - upcoming.count(seat))
+
+
 def expire_time_limit(state: GameState, seat: int, action: ExpireTimeLimit) -> Step:
     """The current turn finishes, then every player takes one more turn (errata 21.1)."""
     require_phase(
@@ -78,4 +93,5 @@ def end_on_time(state: GameState) -> Step:
     best = max(p.score for p in living)
     winners = tuple(p.seat for p in living if p.score == best)
     result = Result(winners, "time limit")
-    return replace(state, phase=Phase.OVER, result=result), [GameOver(winners, result.reason)]
+    state = replace(state, phase=Phase.OVER, result=result)
+    return state, [GameOver(winners, result.reason), *reveal_winners(state)]

@@ -1,0 +1,292 @@
+"""Strike and counterstrike phases: strikes, carry-over and rangestrikes (RULES §9, §10).
+
+Each character of the striking side strikes at most once a phase. One engaged with a living
+enemy must strike one of them, and the phase cannot end while such a strike remains
+(§9.1); rangestrikes are optional and only in the side's own strike phase (§10.1, errata
+13.4). Dice are rolled by the caller and passed in, so that every roll is recorded.
+Characters slain during the phase still strike; they leave the board at step 6 (§8.4).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+
+from engine.battle.carry import DeclarationOption, legal_declarations, resolve_strike
+from engine.battle.events import (
+    CarriedOver,
+    CarryToPlace,
+    Change,
+    Rangestruck,
+    StrikesEnded,
+    Struck,
+)
+from engine.battle.position import Fighter, Position
+from engine.battle.rangestrike import RangestrikeValues, rangestrike_targets, rangestrike_values
+from engine.battle.state import Battle, BattleStep, PendingCarry
+from engine.battle.strike import StrikeValues, strike_targets, strike_values
+from engine.errors import IllegalStrike, WrongPhase
+from engine.events import Event
+
+_STRIKE_STEPS = (BattleStep.STRIKE, BattleStep.COUNTERSTRIKE)
+
+
+def due_strikers(battle: Battle) -> list[Fighter]:
+    """The striking side's characters that must still strike this phase (RULES §9.1)."""
+    if battle.step not in _STRIKE_STEPS:
+        return []
+    position = battle.position
+    return [
+        f
+        for f in position.of_side(battle.striking_side)
+        if f.hex not in battle.struck and strike_targets(position, f)
+    ]
+
+
+def rangestrikers(battle: Battle) -> list[Fighter]:
+    """The phasing side's characters that may still rangestrike (RULES §10.1)."""
+    if battle.step is not BattleStep.STRIKE:
+        return []
+    position = battle.position
+    return [
+        f
+        for f in position.of_side(battle.phasing)
+        if f.hex not in battle.struck and rangestrike_targets(position, f)
+    ]
+
+
+def strike_options(battle: Battle) -> list[tuple[Fighter, Fighter, DeclarationOption]]:
+    """Every strike the striking side may make now, with every legal declaration (§9.5)."""
+    position = battle.position
+    return [
+        (striker, target, option)
+        for striker in due_strikers(battle)
+        for target in strike_targets(position, striker)
+        for option in legal_declarations(position, striker, target)
+    ]
+
+
+def rangestrike_options(battle: Battle) -> list[tuple[Fighter, Fighter, RangestrikeValues]]:
+    """Every rangestrike the phasing side may make now (RULES §10)."""
+    position = battle.position
+    return [
+        (striker, target, rangestrike_values(position, striker, target))
+        for striker in rangestrikers(battle)
+        for target in rangestrike_targets(position, striker)
+    ]
+
+
+def _character(position: Position, hex_label: str) -> Fighter:
+    found = position.at(hex_label)
+    if found is None:
+        raise IllegalStrike(f"there is no character in {hex_label}")
+    return found
+
+
+def _striker(battle: Battle, hex_label: str) -> Fighter:
+    """The character in ``hex_label`` if it may strike now, else an error."""
+    if battle.step not in _STRIKE_STEPS or battle.concession is not None:
+        raise WrongPhase("you can strike only in a strike or counterstrike phase (RULES §8.4)")
+    if battle.carry is not None:
+        raise WrongPhase("place the carried-over hits first (RULES §9.4)")
+    striker = _character(battle.position, hex_label)
+    if striker.side is not battle.striking_side:
+        raise IllegalStrike(f"the {striker.name} in {hex_label} is not yours to strike with")
+    if hex_label in battle.struck:
+        raise IllegalStrike(
+            f"the {striker.name} in {hex_label} has already struck this phase (RULES §9.1)"
+        )
+    return striker
+
+
+def strike_plan(
+    battle: Battle, striker_hex: str, target_hex: str, declared: StrikeValues | None = None
+) -> tuple[Fighter, Fighter, StrikeValues]:
+    """Striker, target and the values to roll for a strike (RULES §9.2–§9.5).
+
+    ``declared`` is an announced reduction (None: the natural values). Raises
+    :class:`IllegalStrike` when the strike or the announcement is not allowed.
+    """
+    striker = _striker(battle, striker_hex)
+    target = _character(battle.position, target_hex)
+    natural = strike_values(battle.position, striker, target)
+    used = natural if declared is None else declared
+    options = legal_declarations(battle.position, striker, target)
+    if used not in {o.values for o in options}:
+        allowed = "; ".join(str(o.values) for o in options)
+        raise IllegalStrike(
+            f"the {striker.name} in {striker_hex} may strike {target_hex} with {allowed}, "
+            f"not {used} (RULES §9.5)"
+        )
+    return striker, target, used
+
+
+def strike(
+    battle: Battle,
+    striker_hex: str,
+    target_hex: str,
+    declared: StrikeValues | None,
+    rolls: Sequence[int],
+) -> Change:
+    """Make a strike with the rolled ``rolls``; excess hits carry over (RULES §9.4)."""
+    striker, target, used = strike_plan(battle, striker_hex, target_hex, declared)
+    natural = strike_values(battle.position, striker, target)
+    result = resolve_strike(
+        battle.position, striker, target, None if used == natural else used, rolls
+    )
+    hit = min(result.hits, target.hits_to_slay)
+    fighters = tuple(f.damaged(hit) if f.hex == target_hex else f for f in battle.position.fighters)
+    battle = replace(
+        battle,
+        position=replace(battle.position, fighters=fighters),
+        struck=battle.struck | {striker_hex},
+    )
+    event = Struck(
+        striker.side,
+        striker_hex,
+        striker.name,
+        target_hex,
+        target.name,
+        used.dice,
+        used.strike_number,
+        tuple(rolls),
+        result.hits,
+        result.target_slain,
+        result.excess,
+        declared=used != natural,
+        counter=battle.step is BattleStep.COUNTERSTRIKE,
+    )
+    if result.excess and result.carry_targets:
+        targets = tuple(f.hex for f in result.carry_targets)
+        battle = replace(battle, carry=PendingCarry(striker_hex, result.excess, targets))
+        battle, events = _settle_carry(battle)
+        return battle, [event, *events]
+    return battle, [event]
+
+
+def _hit(battle: Battle, hex_label: str, hits: int) -> tuple[Battle, Event]:
+    target = _character(battle.position, hex_label)
+    fighters = tuple(f.damaged(hits) if f.hex == hex_label else f for f in battle.position.fighters)
+    battle = replace(battle, position=replace(battle.position, fighters=fighters))
+    return battle, CarriedOver(hex_label, target.name, hits, hits >= target.hits_to_slay)
+
+
+def _settle_carry(battle: Battle) -> Change:
+    """Place carried hits where there is no choice; otherwise wait for the striker's
+    choice (RULES §9.4, errata 12.4). Hits left with no eligible target are lost."""
+    carry = battle.carry
+    assert carry is not None
+    position = battle.position
+    targets = [h for h in carry.targets if _character(position, h).alive]
+    need = {h: _character(position, h).hits_to_slay for h in targets}
+    if carry.hits and len(targets) > 1 and carry.hits < sum(need.values()):
+        battle = replace(battle, carry=replace(carry, targets=tuple(targets)))
+        return battle, [CarryToPlace(battle.striking_side, carry.hits, tuple(targets))]
+    battle = replace(battle, carry=None)
+    events: list[Event] = []
+    left = carry.hits
+    for hex_label in targets:
+        hits = min(left, need[hex_label])
+        if hits:
+            battle, event = _hit(battle, hex_label, hits)
+            events.append(event)
+            left -= hits
+    return battle, events
+
+
+def carry_over(battle: Battle, hex_label: str) -> Change:
+    """Put carried hits on the eligible target in ``hex_label`` until it is slain
+    (RULES §9.4, errata 12.4)."""
+    carry = battle.carry
+    if carry is None or battle.concession is not None:
+        raise WrongPhase("there are no carried-over hits to place")
+    if hex_label not in carry.targets:
+        raise IllegalStrike(
+            f"{hex_label} may not take carry-over; choose one of "
+            f"{', '.join(carry.targets)} (RULES §9.4)"
+        )
+    target = _character(battle.position, hex_label)
+    hits = min(carry.hits, target.hits_to_slay)
+    battle, event = _hit(battle, hex_label, hits)
+    rest = tuple(h for h in carry.targets if h != hex_label)
+    battle = replace(battle, carry=PendingCarry(carry.striker, carry.hits - hits, rest))
+    battle, events = _settle_carry(battle)
+    return battle, [event, *events]
+
+
+def rangestrike_plan(
+    battle: Battle, striker_hex: str, target_hex: str, number: int | None = None
+) -> tuple[Fighter, Fighter, RangestrikeValues, int]:
+    """Striker, target, values and the strike number chosen for a rangestrike (§10).
+
+    ``number`` may pick a higher strike number along another clear hexspine path
+    (errata 13.3). Raises :class:`IllegalStrike` when not allowed.
+    """
+    if battle.step is BattleStep.COUNTERSTRIKE:
+        raise IllegalStrike("rangestrikes are made only in your own strike phase (RULES §10.1)")
+    striker = _striker(battle, striker_hex)
+    target = _character(battle.position, target_hex)
+    values = rangestrike_values(battle.position, striker, target)
+    chosen = values.strike_number if number is None else number
+    if chosen not in values.strike_numbers:
+        allowed = " or ".join(str(n) for n in values.strike_numbers)
+        raise IllegalStrike(
+            f"the rangestrike of the {striker.name} in {striker_hex} at {target_hex} uses "
+            f"strike number {allowed}, not {chosen} (RULES §10.8, errata 13.3)"
+        )
+    return striker, target, values, chosen
+
+
+def rangestrike(
+    battle: Battle, striker_hex: str, target_hex: str, number: int | None, rolls: Sequence[int]
+) -> Change:
+    """Make a rangestrike with all its dice, ``rolls`` (RULES §10; no carry-over)."""
+    striker, target, values, chosen = rangestrike_plan(battle, striker_hex, target_hex, number)
+    if len(rolls) != values.dice or any(not 1 <= r <= 6 for r in rolls):
+        raise IllegalStrike(f"a rangestrike needs {values.dice} results of 1–6 (errata 13.3)")
+    hits = sum(1 for r in rolls if r >= chosen)
+    damage = min(hits, target.hits_to_slay)
+    fighters = tuple(
+        f.damaged(damage) if f.hex == target_hex else f for f in battle.position.fighters
+    )
+    battle = replace(
+        battle,
+        position=replace(battle.position, fighters=fighters),
+        struck=battle.struck | {striker_hex},
+    )
+    event = Rangestruck(
+        striker.side,
+        striker_hex,
+        striker.name,
+        target_hex,
+        target.name,
+        values.dice,
+        chosen,
+        tuple(rolls),
+        hits,
+        hits >= target.hits_to_slay,
+    )
+    return battle, [event]
+
+
+def end_strikes(battle: Battle) -> Change:
+    """End the phasing side's strike phase once no forced strike remains (RULES §9.1)."""
+    if battle.step is not BattleStep.STRIKE or battle.concession is not None:
+        raise WrongPhase("you can end only your own strike phase")
+    if battle.carry is not None:
+        raise WrongPhase("place the carried-over hits first (RULES §9.4)")
+    due = due_strikers(battle)
+    if due:
+        names = ", ".join(f"the {f.name} in {f.hex}" for f in due)
+        raise IllegalStrike(f"{names} must strike first: engaged characters must (RULES §9.1)")
+    return begin_counterstrikes(battle)
+
+
+def begin_counterstrikes(battle: Battle) -> Change:
+    """The strike phase is over: the counterstrikes come, after the phasing side's chance
+    to concede if it slew every enemy (errata 9.4)."""
+    event = StrikesEnded(battle.phasing, counter=False)
+    battle = replace(battle, step=BattleStep.COUNTERSTRIKE, struck=frozenset())
+    if not battle.has_living(battle.phasing.other) and due_strikers(battle):
+        battle = replace(battle, step=BattleStep.SLEW_ALL)
+    return battle, [event]

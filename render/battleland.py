@@ -1,0 +1,286 @@
+"""The battleland picture: any of the 11 terrains with characters on it (RULES §8–§10).
+
+Input is a :class:`~engine.battle.position.Position` and plain keyword options, so the
+picture does not depend on how a battle in progress is stored.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+
+from PIL import Image, ImageDraw
+
+from engine.battle.position import Fighter, Position, Side
+from engine.battleland import EDGES, Edge, attacker_edge, battleland, defender_edge
+from render.battle_base import DEFAULT_WIDTH, BattleLayout, battle_base, battle_layout
+from render.counters import CounterFace, draw_counter, face
+from render.geometry import HexFrame, Point
+from render.style import (
+    DAMAGE,
+    HIGHLIGHT,
+    INK,
+    LAST_MOVE,
+    PAPER,
+    REACHABLE,
+    RGB,
+    font,
+    mix,
+    player_rgb,
+    png_bytes,
+)
+
+TURNS = 7
+COUNTER_SHARE = 1.0  # counter side, in hex radii
+MUTED: RGB = (150, 158, 168)
+
+
+def battleland_image(
+    position: Position,
+    *,
+    attacker_colour: str = "Red",
+    defender_colour: str = "Blue",
+    entry_side: int | None = None,
+    turn: int | None = None,
+    last_move: tuple[str, str] | None = None,
+    last_strike: tuple[str, str] | None = None,
+    strike_result: str | None = None,
+    rangestrike: bool = False,
+    selected: str | None = None,
+    destinations: Iterable[str] = (),
+    size: int = DEFAULT_WIDTH,
+) -> Image.Image:
+    """The battleland of ``position.terrain`` with its fighters.
+
+    ``entry_side`` (1, 3 or 5, RULES §8.3) marks the attacker's and defender's edges
+    (default: the three attacker edges, numbered); ``turn`` lights the turn track;
+    ``last_move`` (from, to) and ``last_strike`` (striker, target) draw arrows, the strike
+    labelled with ``strike_result`` and dashed for a ``rangestrike``; ``selected`` rings
+    a hex and ``destinations`` are the hexes its character may move to.
+    """
+    lay = battle_layout(size)
+    image = battle_base(position.terrain, size).copy()
+    draw = ImageDraw.Draw(image)
+    frame = lay.frame
+    colours = {
+        Side.ATTACKER: player_rgb(attacker_colour),
+        Side.DEFENDER: player_rgb(defender_colour),
+    }
+    _draw_edges(draw, frame, position.terrain, entry_side, colours)
+    for label in destinations:
+        _dot(draw, frame, label, REACHABLE)
+    if selected is not None:
+        _ring(draw, frame, selected, HIGHLIGHT)
+    if last_move is not None and last_move[0] != last_move[1]:
+        _arrow(draw, frame, last_move, LAST_MOVE, dashed=False)
+    for who in position.fighters:
+        draw_counter(
+            draw, frame.centre(who.hex), counter_size(frame), _face(who), colours[who.side]
+        )
+    if last_strike is not None:
+        _draw_strike(draw, frame, last_strike, strike_result, rangestrike)
+    _draw_track(draw, lay, turn)
+    return image
+
+
+def battleland_png(
+    position: Position,
+    *,
+    attacker_colour: str = "Red",
+    defender_colour: str = "Blue",
+    entry_side: int | None = None,
+    turn: int | None = None,
+    last_move: tuple[str, str] | None = None,
+    last_strike: tuple[str, str] | None = None,
+    strike_result: str | None = None,
+    rangestrike: bool = False,
+    selected: str | None = None,
+    destinations: Iterable[str] = (),
+    size: int = DEFAULT_WIDTH,
+) -> bytes:
+    """:func:`battleland_image` encoded as PNG bytes (same keyword options)."""
+    image = battleland_image(
+        position,
+        attacker_colour=attacker_colour,
+        defender_colour=defender_colour,
+        entry_side=entry_side,
+        turn=turn,
+        last_move=last_move,
+        last_strike=last_strike,
+        strike_result=strike_result,
+        rangestrike=rangestrike,
+        selected=selected,
+        destinations=destinations,
+        size=size,
+    )
+    return png_bytes(image, palette=True)
+
+
+def counter_size(frame: HexFrame) -> float:
+    """Side of a character counter on the battleland, in px."""
+    return COUNTER_SHARE * frame.r
+
+
+def _face(fighter: Fighter) -> CounterFace:
+    return face(fighter.name, power=fighter.power, hits=fighter.hits, slain=not fighter.alive)
+
+
+def _dot(draw: ImageDraw.ImageDraw, frame: HexFrame, label: str, colour: RGB) -> None:
+    """A legal destination: a bold dot in the middle of the hex, clear of its hexsides."""
+    cx, cy = frame.centre(label)
+    radius = 0.15 * frame.r
+    box = (cx - radius, cy - radius, cx + radius, cy + radius)
+    draw.ellipse(box, fill=colour, outline=INK, width=max(2, round(frame.r * 0.04)))
+
+
+def _ring(draw: ImageDraw.ImageDraw, frame: HexFrame, label: str, colour: RGB) -> None:
+    band = max(3, round(frame.r * 0.09))
+    ring = frame.corners(label, shrink=band / 2 + frame.r * 0.04)
+    draw.line([*ring, ring[0]], fill=colour, width=band, joint="curve")
+
+
+def _edge_sides(edge: Edge) -> list[tuple[str, int]]:
+    """(hex, hexside) pairs facing off the map along ``edge`` (its sides k and k + 1)."""
+    land = battleland("Plains")
+    return [
+        (label, side)
+        for label in edge.hexes
+        for side in (edge.index, (edge.index + 1) % 6)
+        if land.hexes[label].neighbours[side] is None
+    ]
+
+
+def _draw_edges(
+    draw: ImageDraw.ImageDraw,
+    frame: HexFrame,
+    terrain: str,
+    entry_side: int | None,
+    colours: dict[Side, RGB],
+) -> None:
+    """The entry edges: the attacker's and defender's bands, or the three attacker edges."""
+    tower = battleland(terrain).is_tower
+    if entry_side is None:
+        marks = [(EDGES[k], MUTED, str(k)) for k in (1, 3, 5)]
+    else:
+        marks = [(attacker_edge(entry_side, tower), colours[Side.ATTACKER], "Attacker")]
+        marks.append((defender_edge(entry_side, tower), colours[Side.DEFENDER], "Defender"))
+    band = max(4, round(frame.r * 0.12))
+    for edge, colour, text in marks:
+        for label, side in _edge_sides(edge):
+            (x1, y1), (x2, y2) = frame.side(label, side, shrink=-band * 0.7)
+            draw.line((x1, y1, x2, y2), fill=colour, width=band)
+        label, side = _edge_sides(edge)[len(edge.hexes) // 2]
+        (x1, y1), (x2, y2) = frame.side(label, side, shrink=-frame.r * 0.42)
+        _tag(draw, ((x1 + x2) / 2, (y1 + y2) / 2), text, colour, round(0.22 * frame.r))
+
+
+def _tag(draw: ImageDraw.ImageDraw, at: Point, text: str, colour: RGB, size: int) -> None:
+    box = draw.textbbox(at, text, font=font(size), anchor="mm")
+    pad = 4
+    draw.rounded_rectangle((box[0] - pad, box[1] - pad, box[2] + pad, box[3] + pad), 5, fill=colour)
+    draw.text(at, text, font=font(size), fill=PAPER if sum(colour) < 450 else INK, anchor="mm")
+
+
+def _arrow(
+    draw: ImageDraw.ImageDraw,
+    frame: HexFrame,
+    hexes: tuple[str, str],
+    colour: RGB,
+    *,
+    dashed: bool,
+    start_clear: bool = False,
+) -> tuple[Point, Point]:
+    """An arrow from the first hex to the edge of the second's counter; returns its ends."""
+    (x1, y1), (x2, y2) = frame.centre(hexes[0]), frame.centre(hexes[1])
+    length = max(1e-6, math.hypot(x2 - x1, y2 - y1))
+    ux, uy = (x2 - x1) / length, (y2 - y1) / length
+    stop = 0.55 * frame.r
+    tip = (x2 - ux * stop, y2 - uy * stop)
+    if start_clear:  # leave the first hex's counter visible
+        x1, y1 = x1 + ux * stop, y1 + uy * stop
+    head = 0.3 * frame.r
+    base = (tip[0] - ux * head, tip[1] - uy * head)
+    width = max(3, round(frame.r * 0.08))
+    segments = _segments((x1, y1), base, frame.r * 0.2 if dashed else 0.0)
+    for p, q in segments:
+        draw.line((*p, *q), fill=INK, width=width + 4)
+    for p, q in segments:
+        draw.line((*p, *q), fill=colour, width=width)
+    wing = 0.2 * frame.r
+    head_points = [
+        tip,
+        (base[0] - uy * wing, base[1] + ux * wing),
+        (base[0] + uy * wing, base[1] - ux * wing),
+    ]
+    draw.polygon(head_points, fill=colour, outline=INK, width=2)
+    return (x1, y1), tip
+
+
+def _segments(a: Point, b: Point, dash: float) -> list[tuple[Point, Point]]:
+    if dash <= 0:
+        return [(a, b)]
+    (x1, y1), (x2, y2) = a, b
+    length = max(1e-6, math.hypot(x2 - x1, y2 - y1))
+    out = []
+    t = 0.0
+    while t < length:
+        t2 = min(length, t + dash)
+        out.append(
+            (
+                (x1 + (x2 - x1) * t / length, y1 + (y2 - y1) * t / length),
+                (x1 + (x2 - x1) * t2 / length, y1 + (y2 - y1) * t2 / length),
+            )
+        )
+        t += 2 * dash
+    return out
+
+
+def _draw_strike(
+    draw: ImageDraw.ImageDraw,
+    frame: HexFrame,
+    hexes: tuple[str, str],
+    result: str | None,
+    rangestrike: bool,
+) -> None:
+    colour = mix(DAMAGE, (255, 140, 0), 0.5) if rangestrike else DAMAGE
+    (x1, y1), (x2, y2) = _arrow(draw, frame, hexes, colour, dashed=rangestrike, start_clear=True)
+    text = result or ("rangestrike" if rangestrike else "strike")
+    length = max(1e-6, math.hypot(x2 - x1, y2 - y1))
+    nx, ny = (y2 - y1) / length, -(x2 - x1) / length
+    if ny > 0 or (ny == 0 and nx < 0):  # the label goes above (or right of) the arrow
+        nx, ny = -nx, -ny
+    at = ((x1 + x2) / 2 + nx * 0.3 * frame.r, (y1 + y2) / 2 + ny * 0.3 * frame.r)
+    _tag(draw, at, text, colour, round(0.22 * frame.r))
+
+
+def _draw_track(draw: ImageDraw.ImageDraw, lay: BattleLayout, turn: int | None) -> None:
+    """The battle turn track 1–7 at the bottom (RULES §8.4), the current turn lit."""
+    r = lay.frame.r
+    box = 0.7 * r
+    gap = 0.12 * r
+    total = TURNS * box + (TURNS - 1) * gap
+    x0 = (lay.width - total) / 2 + 0.5 * r
+    y0 = lay.track_top
+    draw.text(
+        (x0 - 0.25 * r, y0 + box / 2), "Turn", font=font(round(0.26 * r)), fill=PAPER, anchor="rm"
+    )
+    for i in range(1, TURNS + 1):
+        x = x0 + (i - 1) * (box + gap)
+        current = turn == i
+        fill = REACHABLE if current else mix(PAPER, INK, 0.75)
+        draw.rounded_rectangle((x, y0, x + box, y0 + box), 6, fill=fill, outline=PAPER, width=2)
+        draw.text(
+            (x + box / 2, y0 + box / 2),
+            str(i),
+            font=font(round(0.32 * r)),
+            fill=INK if current else PAPER,
+            anchor="mm",
+        )
+    legend = "F flies   R rangestrikes   red dot: hits taken   X slain"
+    draw.text(
+        (lay.width / 2, y0 + box + 0.45 * r),
+        legend,
+        font=font(round(0.2 * r)),
+        fill=PAPER,
+        anchor="mm",
+    )

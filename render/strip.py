@@ -1,0 +1,145 @@
+"""The masterboard's side strip: turn, phase, players and a legend (all public)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from PIL import ImageDraw
+
+from engine.masterboard import Sign
+from render.board_base import Layout
+from render.board_info import BoardInfo, PlayerInfo
+from render.signs import draw_sign
+from render.style import (
+    ENGAGED,
+    HIGHLIGHT,
+    LAST_MOVE,
+    PAPER,
+    REACHABLE,
+    RGB,
+    TELEPORT,
+    TERRAIN_COLOURS,
+    bold_text,
+    font,
+    mix,
+    player_rgb,
+)
+
+MUTED: RGB = (150, 158, 168)
+ACTIVE_BAND: RGB = (60, 72, 88)
+ALERT: RGB = (255, 110, 100)
+
+
+def draw_strip(
+    draw: ImageDraw.ImageDraw, lay: Layout, info: BoardInfo, contested: Sequence[int]
+) -> None:
+    """Turn, phase and roll; one row per player; pending engagements; the legend."""
+    unit = lay.frame.s / 26  # 1.0 at the default width
+    x = lay.strip_left + 16 * unit
+    y = 14 * unit
+    bold_text(draw, (x, y), "TITAN", round(30 * unit), PAPER)
+    y += 44 * unit
+    roll = "-" if info.roll is None else str(info.roll)
+    for line in (f"Turn {info.turn}", f"Phase: {info.phase.capitalize()}", f"Roll: {roll}"):
+        draw.text((x, y), line, font=font(round(18 * unit)), fill=PAPER)
+        y += 24 * unit
+    y += 10 * unit
+    for seat, player in enumerate(info.players):
+        active = seat == info.active and not player.eliminated
+        if active:
+            _active_band(draw, (x, y), lay.width - x - 12 * unit, unit)
+        _player_row(draw, (x, y), unit, player, sum(leg.owner == seat for leg in info.legions))
+        y += 70 * unit
+    y += 8 * unit
+    if info.engagement is not None:
+        draw.text(
+            (x, y), f"Resolving: land {info.engagement}", font=font(round(16 * unit)), fill=ENGAGED
+        )
+        y += 26 * unit
+    if contested:
+        draw.text((x, y), "Engagements:", font=font(round(16 * unit)), fill=ALERT)
+        lands = _wrapped([str(n) for n in contested], 4)
+        draw.multiline_text((x, y + 22 * unit), lands, font=font(round(16 * unit)), fill=PAPER)
+        y += 22 * unit * (1 + (len(contested) + 3) // 4) + 8 * unit
+    _legend(draw, (x, max(y, lay.height - 350 * unit)), unit)
+
+
+def _wrapped(words: list[str], per_line: int) -> str:
+    return "\n".join(", ".join(words[i : i + per_line]) for i in range(0, len(words), per_line))
+
+
+def _active_band(
+    draw: ImageDraw.ImageDraw, at: tuple[float, float], width: float, unit: float
+) -> None:
+    """The band and pointer behind the player whose turn it is."""
+    x, y = at
+    draw.rounded_rectangle(
+        (x - 8 * unit, y - 4 * unit, x + width, y + 64 * unit), 8, fill=ACTIVE_BAND
+    )
+    pointer = [
+        (x - 6 * unit, y + 6 * unit),
+        (x + 4 * unit, y + 14 * unit),
+        (x - 6 * unit, y + 22 * unit),
+    ]
+    draw.polygon(pointer, fill=PAPER)
+
+
+def _player_row(
+    draw: ImageDraw.ImageDraw,
+    at: tuple[float, float],
+    unit: float,
+    player: PlayerInfo,
+    legions: int,
+) -> None:
+    """Colour swatch and name; score, Titan power and legion count below."""
+    x, y = at
+    ink = MUTED if player.eliminated else PAPER
+    swatch = player_rgb(player.colour)
+    if player.eliminated:
+        swatch = mix(swatch, MUTED, 0.6)
+    box = (x + 10 * unit, y + 2 * unit, x + 34 * unit, y + 26 * unit)
+    draw.rounded_rectangle(box, 4, fill=swatch, outline=PAPER, width=2)
+    name = player.name if len(player.name) <= 16 else player.name[:15] + "."
+    bold_text(draw, (x + 44 * unit, y + 14 * unit), name, round(19 * unit), ink, "lm")
+    if player.eliminated:
+        detail = f"{player.colour or '-'} · eliminated · {player.score} pts"
+    else:
+        detail = f"{player.score} pts · Titan {player.titan_power} · {legions} legions"
+    draw.text((x + 10 * unit, y + 36 * unit), detail, font=font(round(15 * unit)), fill=ink)
+
+
+def _legend(draw: ImageDraw.ImageDraw, at: tuple[float, float], unit: float) -> None:
+    """What the signs and the highlight colours mean."""
+    x, y = at
+    small = font(round(15 * unit))
+    draw.text((x, y), "Signs", font=font(round(17 * unit)), fill=PAPER)
+    y += 28 * unit
+    s = 22 * unit
+    tile = TERRAIN_COLOURS["Plains"]
+    for sign, text in (
+        (Sign.BLOCK, "block: must leave by it"),
+        (Sign.ARCH, "arch: first step only"),
+        (Sign.ARROW, "arrow: any step"),
+        (Sign.ARROWS, "arrows: any step"),
+    ):
+        box = (x, y - 8 * unit, x + 40 * unit, y + 24 * unit)
+        draw.rounded_rectangle(box, 4, fill=tile)
+        draw_sign(draw, sign, (x + 20 * unit, y + 8 * unit), (1.0, 0.0), (0.0, -1.0), s)
+        draw.text((x + 52 * unit, y + 8 * unit), text, font=small, fill=PAPER, anchor="lm")
+        y += 36 * unit
+    y += 8 * unit
+    for colour, text in (
+        (LAST_MOVE, "last move"),
+        (TELEPORT, "teleport"),
+        (ENGAGED, "engagement"),
+        (REACHABLE, "may move here"),
+        (HIGHLIGHT, "marked"),
+    ):
+        draw.rounded_rectangle(
+            (x + 6 * unit, y, x + 34 * unit, y + 16 * unit),
+            3,
+            outline=colour,
+            width=max(3, round(4 * unit)),
+        )
+        draw.text((x + 52 * unit, y + 8 * unit), text, font=small, fill=PAPER, anchor="lm")
+        y += 26 * unit

@@ -1,0 +1,132 @@
+"""Colours, fonts and PNG encoding shared by every picture.
+
+Fonts come from Pillow itself (``ImageFont.load_default(size=...)``, Aileron); the font
+has ASCII glyphs only (and the middle dot), so pictures draw their symbols as shapes.
+"""
+
+from __future__ import annotations
+
+import io
+from functools import cache
+
+from PIL import Image, ImageDraw, ImageFont
+
+RGB = tuple[int, int, int]
+
+#: Masterboard terrain colours, in the spirit of the printed board, all distinct.
+TERRAIN_COLOURS: dict[str, RGB] = {
+    "Brush": (172, 196, 104),
+    "Desert": (236, 170, 78),
+    "Hills": (196, 132, 82),
+    "Jungle": (46, 146, 84),
+    "Marsh": (168, 140, 170),
+    "Mountains": (170, 92, 78),
+    "Plains": (238, 222, 140),
+    "Swamp": (78, 110, 96),
+    "Tower": (186, 186, 190),
+    "Tundra": (200, 228, 238),
+    "Woods": (118, 138, 56),
+}
+
+#: Player colours (RULES §1.4) as drawn on markers and counters.
+PLAYER_COLOURS: dict[str, RGB] = {
+    "Black": (34, 34, 38),
+    "Blue": (38, 92, 200),
+    "Brown": (124, 74, 38),
+    "Gold": (232, 188, 40),
+    "Green": (36, 138, 60),
+    "Red": (200, 36, 36),
+}
+NEUTRAL: RGB = (120, 120, 120)
+
+#: Battle hex hazards (RULES §8.6); Plain takes the terrain's own colour, lightened.
+HAZARD_COLOURS: dict[str, RGB] = {
+    "Tree": (58, 120, 52),
+    "Bramble": (128, 150, 70),
+    "Bog": (110, 104, 70),
+    "Sand": (240, 206, 120),
+    "Drift": (244, 250, 255),
+    "Volcano": (214, 78, 40),
+    "Tower": (170, 170, 176),
+}
+HEXSIDE_COLOURS: dict[str, RGB] = {
+    "Slope": (110, 66, 30),
+    "Wall": (60, 60, 66),
+    "Cliff": (40, 28, 20),
+    "Dune": (196, 140, 40),
+}
+
+INK: RGB = (24, 24, 28)
+PAPER: RGB = (250, 250, 246)
+BACKGROUND: RGB = (44, 52, 62)
+STRIP: RGB = (32, 38, 46)
+SIGN: RGB = (22, 22, 26)
+SIGN_HALO: RGB = (255, 255, 255)
+LAST_MOVE: RGB = (255, 255, 255)
+TELEPORT: RGB = (190, 90, 255)
+ENGAGED: RGB = (230, 20, 20)
+REACHABLE: RGB = (255, 236, 0)
+HIGHLIGHT: RGB = (0, 220, 255)
+DAMAGE: RGB = (220, 20, 20)
+
+MIN_FONT = 12
+
+
+@cache
+def font(size: int) -> ImageFont.FreeTypeFont:
+    """Pillow's own font at ``size`` px, never below 12 px (bars of issue 5)."""
+    loaded = ImageFont.load_default(size=max(MIN_FONT, size))
+    if not isinstance(loaded, ImageFont.FreeTypeFont):  # pragma: no cover - old Pillow
+        raise RuntimeError("Pillow ≥ 10.1 with FreeType is needed for scalable fonts")
+    return loaded
+
+
+def luminance(rgb: RGB) -> float:
+    """Perceived brightness 0–255."""
+    r, g, b = rgb
+    return 0.299 * r + 0.587 * g + 0.114 * b
+
+
+def ink_on(rgb: RGB) -> RGB:
+    """Dark or light ink, whichever reads better on ``rgb``."""
+    return INK if luminance(rgb) > 140 else PAPER
+
+
+def mix(a: RGB, b: RGB, t: float) -> RGB:
+    """``a`` moved a fraction ``t`` toward ``b``."""
+    return (
+        round(a[0] + (b[0] - a[0]) * t),
+        round(a[1] + (b[1] - a[1]) * t),
+        round(a[2] + (b[2] - a[2]) * t),
+    )
+
+
+def player_rgb(colour: str | None) -> RGB:
+    """The drawing colour of a player colour name (grey when unknown or unchosen)."""
+    return PLAYER_COLOURS.get(colour or "", NEUTRAL)
+
+
+def png_bytes(image: Image.Image, *, palette: bool = False) -> bytes:
+    """``image`` as PNG; fast zlib level, optionally reduced to an adaptive palette."""
+    if palette:
+        image = image.quantize(
+            colors=256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE
+        )
+    buffer = io.BytesIO()
+    image.save(buffer, format="PNG", compress_level=1)
+    return buffer.getvalue()
+
+
+def bold_text(
+    draw: ImageDraw.ImageDraw,
+    at: tuple[float, float],
+    text: str,
+    size: int,
+    fill: RGB,
+    anchor: str = "la",
+) -> None:
+    """``text`` in a heavier weight (the font has one weight: stroked in its own ink)."""
+    stroke = max(1, round(size / 28))
+    draw.text(
+        at, text, font=font(size), fill=fill, anchor=anchor, stroke_width=stroke, stroke_fill=fill
+    )
