@@ -65,7 +65,13 @@ def concede_mode(battle: Battle, side: Side) -> ConcedeMode | None:
         return None
     if side is not battle.decider:
         return None
-    if battle.step in (BattleStep.DRIFT, BattleStep.SLEW_ALL, BattleStep.END_CHECK):
+    if battle.step in (
+        BattleStep.OPEN_ATTACKER,
+        BattleStep.OPEN_DEFENDER,
+        BattleStep.DRIFT,
+        BattleStep.SLEW_ALL,
+        BattleStep.END_CHECK,
+    ):
         return ConcedeMode.UNCONDITIONAL
     if battle.step is BattleStep.COUNTERSTRIKE and not battle.struck:
         return ConcedeMode.UNCONDITIONAL

@@ -91,14 +91,18 @@ class Verdict:
 
 
 def reinforcement_barred(battle: Battle) -> bool:
-    """No reinforcement after an attacker's concession before his first maneuver phase was
-    over, unless the defender was forced to leave characters off (errata 14.2, §6.6)."""
+    """No reinforcement after an attacker's concession before he placed any character on
+    the battleland, unless the defender was forced to leave characters off (errata 14.2,
+    RULES §6.6, §14 C13)."""
     ending = battle.ending
+    placed = Side.ATTACKER in battle.entered or any(
+        f.side is Side.ATTACKER for f in battle.position.fighters
+    )
     return (
         ending is not None
         and ending.kind is EndKind.CONCESSION
         and ending.loser is Side.ATTACKER
-        and Side.ATTACKER not in battle.entered
+        and not placed
         and not battle.forced_loss
     )
 

@@ -100,7 +100,13 @@ def _parse_legion(side: Side, text: str) -> _Legion:
 
 
 def _entered(turn: int, phasing: Side, step: BattleStep) -> frozenset[Side]:
-    past_maneuver = step not in (BattleStep.REINFORCE, BattleStep.SUMMON, BattleStep.MANEUVER)
+    past_maneuver = step not in (
+        BattleStep.OPEN_ATTACKER,
+        BattleStep.OPEN_DEFENDER,
+        BattleStep.REINFORCE,
+        BattleStep.SUMMON,
+        BattleStep.MANEUVER,
+    )
     entered = set()
     if turn > 1 or phasing is Side.ATTACKER or past_maneuver:
         entered.add(Side.DEFENDER)

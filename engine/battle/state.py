@@ -26,6 +26,10 @@ REINFORCEMENT_TURN = 4
 class BattleStep(Enum):
     """Where a half battle-turn stands (RULES §8.4, SoP complete sequence)."""
 
+    OPEN_ATTACKER = "attacker may concede"
+    """The battle begins: the attacker may concede before anyone enters (SoP)."""
+    OPEN_DEFENDER = "defender may concede"
+    """Then the defender may concede (SoP)."""
     REINFORCE = "reinforce"
     """Defender, turn 4: muster a reinforcement or decline (§6.6)."""
     SUMMON = "summon"
@@ -141,6 +145,8 @@ class Supplies:
 
     donors: tuple[tuple[str, str], ...] = ()
     caretaker: Mapping[str, int] = field(default_factory=dict)
+    summon_spent: bool = False
+    """The attacker has summoned already this engagement phase (public, RULES §7.2)."""
 
 
 @dataclass(frozen=True)
@@ -221,8 +227,10 @@ class Battle:
             return self.concession.responder
         if self.carry is not None:
             return self.striking_side
-        if self.step is BattleStep.REINFORCE:
+        if self.step in (BattleStep.REINFORCE, BattleStep.OPEN_DEFENDER):
             return Side.DEFENDER
+        if self.step is BattleStep.OPEN_ATTACKER:
+            return Side.ATTACKER
         if self.step is BattleStep.SUMMON:
             return Side.ATTACKER
         if self.step in (BattleStep.DRIFT, BattleStep.COUNTERSTRIKE):

@@ -55,6 +55,7 @@ def new_battle(
         position=Position(terrain, ()),
         off_board={side: tuple(sorted(legions[side])) for side in Side},
         titan_power=dict(titan_power),
+        step=BattleStep.OPEN_ATTACKER,
     )
 
 
@@ -132,6 +133,12 @@ def decline(battle: Battle, side: Side) -> Change:
     if battle.decider is not side or battle.concession is not None or battle.carry is not None:
         raise WrongPhase("there is nothing for you to decline now")
     step = battle.step
+    if step is BattleStep.OPEN_ATTACKER:
+        battle = replace(battle, step=BattleStep.OPEN_DEFENDER)
+        return battle, [ChanceDeclined(side, "concession as the battle begins")]
+    if step is BattleStep.OPEN_DEFENDER:
+        battle = replace(battle, step=BattleStep.MANEUVER)
+        return battle, [ChanceDeclined(side, "concession as the battle begins")]
     if step is BattleStep.SUMMON:
         battle = replace(battle, summon_used=True, step=BattleStep.MANEUVER)
         return battle, [ChanceDeclined(side, "summon")]
@@ -220,7 +227,8 @@ def _step(battle: Battle, supplies: Supplies) -> Change | None:
     if step is BattleStep.SUMMON:
         if not battle.summon_due or battle.summon_used:
             return replace(battle, step=BattleStep.MANEUVER), []
-        if summon_options(battle, supplies):
+        # Asked even without a donor: skipping would reveal the other legions (§1.7).
+        if len(_living_names(battle, Side.ATTACKER)) < FULL_HEIGHT and not supplies.summon_spent:
             return None
         return replace(battle, summon_used=True, step=BattleStep.MANEUVER), []
     if step is BattleStep.DRIFT:

@@ -26,6 +26,7 @@ from engine.game.outcome import (
     acquisition_options,
     aftermath_seat,
     continue_aftermath,
+    reinforcements,
     summon_donors,
 )
 from engine.game.state import Aftermath, Engagement, GameState, Phase, Stage
@@ -92,10 +93,8 @@ def reinforce(state: GameState, seat: int, action: Reinforce) -> Step:
         raise IllegalMuster("you have no reinforcement to take now (RULES §6.6)")
     legion = state.legion(engagement.defender)
     terrain = land_of(legion.land).terrain
-    option = check_muster(
-        terrain, legion.characters, action.recruit, action.revealed, dict(state.caretaker)
-    )
-    revealed = action.revealed or option.recruiters[0]
+    revealed = action.revealed or _first_way(state, action.recruit)
+    check_muster(terrain, legion.characters, action.recruit, revealed, dict(state.caretaker))
     legion = replace(legion, characters=sort_names([*legion.characters, action.recruit]))
     legion = add_revealed(legion, [*revealed, action.recruit])
     state = take_from_caretaker(state.with_legion(legion), [action.recruit])
@@ -106,6 +105,12 @@ def reinforce(state: GameState, seat: int, action: Reinforce) -> Step:
     ]
     state, more = continue_aftermath(state)
     return state, events + more
+
+
+def _first_way(state: GameState, recruit: str) -> tuple[str, ...]:
+    """The default reveal: the first sufficient set of recruiters (rule 18.4)."""
+    ways = dict(reinforcements(state)).get(recruit)
+    return ways[0] if ways else ()
 
 
 def acquire(state: GameState, seat: int, action: Acquire) -> Step:

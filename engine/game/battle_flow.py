@@ -59,7 +59,7 @@ def supplies(state: GameState) -> Supplies:
                 continue
             lords = [lord for lord in (ARCHANGEL, ANGEL) if lord in donor.characters]
             donors += [(donor.marker, lord) for lord in lords]
-    return Supplies(tuple(donors), dict(state.caretaker))
+    return Supplies(tuple(donors), dict(state.caretaker), summon_spent=state.turn.summoned)
 
 
 def begin_battle(state: GameState) -> Step:
@@ -83,6 +83,8 @@ def begin_battle(state: GameState) -> Step:
         Revealed(defender.marker, defender.characters, "battle"),
         HalfTurnBegun(1, Side.DEFENDER),
     ]
+    for legion in (attacker, defender):  # everyone saw them: record keeping may recall it
+        state = state.with_legion(add_revealed(legion, legion.characters))
     state = replace(state, engagement=replace(engagement, stage=Stage.BATTLE, battle=battle))
     return settle(state, battle, events)
 

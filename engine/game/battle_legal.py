@@ -65,7 +65,13 @@ def _decisions(state: GameState, battle: Battle) -> list[a.Action]:
         return _maneuvers(battle)
     if step in (BattleStep.STRIKE, BattleStep.COUNTERSTRIKE):
         return _strikes(battle)
-    if step in (BattleStep.DRIFT, BattleStep.SLEW_ALL, BattleStep.END_CHECK):
+    if step in (
+        BattleStep.OPEN_ATTACKER,
+        BattleStep.OPEN_DEFENDER,
+        BattleStep.DRIFT,
+        BattleStep.SLEW_ALL,
+        BattleStep.END_CHECK,
+    ):
         return [a.Decline()]
     return []
 

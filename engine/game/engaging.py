@@ -14,7 +14,7 @@ from dataclasses import replace
 from engine.characters import TITAN
 from engine.errors import IllegalEngagement, NotYourTurn
 from engine.game.actions import Accept, Concede, Engage, Fight, Flee, NoMoreProposals, Propose
-from engine.game.common import Step, require_active, require_phase
+from engine.game.common import Step, require_active, require_phase, sort_names
 from engine.game.elimination import value_of
 from engine.game.events import (
     EngagementBegun,
@@ -116,6 +116,13 @@ def propose(state: GameState, seat: int, action: Propose) -> Step:
     theirs = [o.proposal for o in engagement.proposals if o.by is not role]
     if not action.proposals:
         raise IllegalEngagement("make at least one proposal")
+    # The same deal in another order is the same deal (SoP: "no proposals previously made").
+    action = replace(
+        action,
+        proposals=tuple(
+            replace(p, survivor_losses=sort_names(p.survivor_losses)) for p in action.proposals
+        ),
+    )
     for proposal in action.proposals:
         _check_proposal(state, proposal)
         if proposal in theirs:

@@ -14,7 +14,14 @@ from dataclasses import dataclass, field, replace
 
 from engine.acquisition import ARCHANGEL_EVERY, acquisitions
 from engine.characters import ANGEL, ARCHANGEL, TITAN, character
-from engine.game.common import Step, contents, return_to_caretaker, sort_names, to_dead_pile
+from engine.game.common import (
+    Step,
+    add_revealed,
+    contents,
+    return_to_caretaker,
+    sort_names,
+    to_dead_pile,
+)
 from engine.game.elimination import award, check_game_over, eliminate_players
 from engine.game.events import (
     CharactersReturned,
@@ -69,9 +76,14 @@ def conclude(state: GameState, outcome: Outcome) -> Step:
         events += more
         removed += outcome.slain[role]
         if TITAN in outcome.slain[role] and left:
-            # The survivors leave with their player: eliminate_players removes them.
+            # The survivors leave with their player (rule 19.3); half points come later.
+            marker = marker_of(state, role)
             survivors[owners[role]] = left
-            state = state.without_legion(marker_of(state, role))
+            state = state.without_legion(marker)
+            events += [
+                CharactersSlain(marker, left, "survivors of a slain Titan"),
+                LegionEliminated(marker, owners[role]),
+            ]
     old_score = state.player(owners[outcome.winner]).score if outcome.winner else 0
     if outcome.winner is not None:
         state, more = award(state, owners[outcome.winner], outcome.points, outcome.how)
@@ -111,7 +123,7 @@ def _apply_losses(
     if not left:
         return state.without_legion(marker), [*events, LegionEliminated(marker, legion.owner)], ()
     kept = sort_names(left.elements())
-    legion = replace(legion, characters=kept, revealed=())
+    legion = add_revealed(replace(legion, characters=kept), ())
     return state.with_legion(legion), [*events, contents(legion)], kept
 
 
@@ -182,13 +194,17 @@ def acquisition_options(state: GameState) -> list[str]:
 
 
 def continue_aftermath(state: GameState) -> Step:
-    """Drop rights that can no longer be used; finish when no decision remains."""
+    """Drop rights that publicly cannot be used; finish when no decision remains.
+
+    A right that fails only on hidden contents (no Angel in another legion, no qualifying
+    recruiter) is still offered, to be declined: skipping it would reveal them (§1.7).
+    """
     engagement = state.engagement
     assert engagement is not None and engagement.aftermath is not None
     aftermath = engagement.aftermath
-    if aftermath.may_summon and not summon_donors(state):
+    if aftermath.may_summon and not _summon_possible(state, engagement.attacker):
         aftermath = replace(aftermath, may_summon=False)
-    if aftermath.may_reinforce and not reinforcements(state):
+    if aftermath.may_reinforce and not _has_room(state, engagement.defender):
         aftermath = replace(aftermath, may_reinforce=False)
     state = replace(state, engagement=replace(engagement, aftermath=aftermath))
     if not aftermath.may_summon and not aftermath.may_reinforce:
@@ -198,6 +214,16 @@ def continue_aftermath(state: GameState) -> Step:
     if aftermath.may_summon or aftermath.may_reinforce or aftermath.acquisitions:
         return state, []
     return finish_engagement(state)
+
+
+def _has_room(state: GameState, marker: str) -> bool:
+    legion = state.legions.get(marker)
+    return legion is not None and legion.height < FULL_HEIGHT
+
+
+def _summon_possible(state: GameState, marker: str) -> bool:
+    """Publicly possible: room in the legion, no summon yet this phase (RULES §7.2)."""
+    return _has_room(state, marker) and not state.turn.summoned
 
 
 def aftermath_seat(state: GameState) -> int | None:

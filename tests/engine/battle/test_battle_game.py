@@ -54,6 +54,15 @@ def test_rule_5_7_fight_starts_a_public_battle_with_the_defender_first():
     ]
     assert all(e.audience is None for e in events[1:4])
     fought = current(state)
+    assert (fought.turn, fought.phasing, fought.step) == (
+        1,
+        Side.DEFENDER,
+        BattleStep.OPEN_ATTACKER,
+    )
+    # SoP: "The attacker may concede. The defender may concede." Then the turns begin.
+    assert a.Concede() in legal_actions(state, to_act(state))
+    state, _ = fight(state, a.Decline(), a.Decline())
+    fought = current(state)
     assert (fought.turn, fought.phasing, fought.step) == (1, Side.DEFENDER, BattleStep.MANEUVER)
     assert fought.waiting(Side.DEFENDER) == ("Ogre", "Titan")
     assert to_act(state) == seat_of(state, Role.DEFENDER)
@@ -240,6 +249,10 @@ def test_rule_7_2a_a_summoned_lord_that_does_not_enter_goes_back_uncounted():
 
 def test_rule_7_2_no_summon_from_a_donor_sharing_a_land_with_an_enemy():
     state = battle_game(SUMMON, others="Rd02@41:Angel Bk02@41:Ogre", tweak=due)
+    attacker = to_act(state)
+    assert current(state).step is BattleStep.SUMMON  # asked anyway (RULES §1.7)
+    assert not [x for x in legal_actions(state, attacker) if isinstance(x, a.Summon)]
+    state, _ = apply(state, attacker, a.Decline())
     assert current(state).step is BattleStep.MANEUVER and current(state).summon_used
 
 

@@ -55,6 +55,16 @@ def test_rule_8_3_entry_edges_follow_the_entry_side(terrain, side, attacker, def
     )
     assert set(fought.edge(Side.ATTACKER).hexes) == set(attacker.split())
     assert set(fought.edge(Side.DEFENDER).hexes) == set(defender.split())
+    # SoP: as the battle begins, the attacker and then the defender may concede.
+    assert (fought.turn, fought.phasing, fought.step) == (
+        1,
+        Side.DEFENDER,
+        BattleStep.OPEN_ATTACKER,
+    )
+    assert fought.decider is Side.ATTACKER
+    fought, _ = turn.decline(fought, Side.ATTACKER)
+    assert fought.step is BattleStep.OPEN_DEFENDER and fought.decider is Side.DEFENDER
+    fought, _ = turn.decline(fought, Side.DEFENDER)
     assert (fought.turn, fought.phasing, fought.step) == (1, Side.DEFENDER, BattleStep.MANEUVER)
 
 
@@ -190,7 +200,14 @@ def test_rule_7_2a_a_passed_summon_chance_is_gone():
     fought, _ = turn.decline(fought, Side.ATTACKER)
     assert fought.summon_used and fought.step is BattleStep.MANEUVER
     no_donor = replace(parse_battle(SUMMON_DUE), summon_due=True)
-    assert step((no_donor, [])).summon_used  # nobody to summon: the chance is gone too
+    # Without a donor the attacker is still asked, so that nobody learns what his other
+    # legions hold (RULES §1.7); declining spends the chance the same way.
+    asked = step((no_donor, []))
+    assert asked.step is BattleStep.SUMMON and not asked.summon_used
+    declined, _ = turn.decline(asked, Side.ATTACKER)
+    assert declined.summon_used and declined.step is BattleStep.MANEUVER
+    spent = step((no_donor, []), Supplies(summon_spent=True))
+    assert spent.summon_used  # a summon made earlier this phase is public: no question
 
 
 def test_rule_6_6_reinforcement_only_on_the_defenders_fourth_turn():

@@ -18,6 +18,7 @@ from engine.game.events import (
     PointsScored,
 )
 from engine.game.legal import legal_actions, to_act
+from engine.game.outcome import summon_donors
 from engine.game.state import Phase, Proposal, Role
 from engine.game.view import view
 from tests.engine.game.helpers import act, of_type, pos
@@ -26,9 +27,20 @@ BLACK_WINS = Proposal(Role.DEFENDER)
 
 
 def won(text: str, land: int = 41, defender: int = 1):
-    """Black engages in ``land`` and the defender concedes."""
+    """Black engages in ``land`` and the defender concedes.
+
+    A summon right with no donor is still asked, so that nobody learns the attacker's
+    other legions hold no Angel (RULES §1.7); Black declines it here.
+    """
     state, _ = act(pos(text), 0, a.Engage(land))
-    return act(state, defender, a.Concede())
+    state, events = act(state, defender, a.Concede())
+    engagement = state.engagement
+    asked = engagement and engagement.aftermath and engagement.aftermath.may_summon
+    if asked and not summon_donors(state):
+        assert legal_actions(state, 0) == [a.Decline(), a.Withdraw()]
+        state, more = act(state, 0, a.Decline())
+        events += more
+    return state, events
 
 
 def test_rule_7_2_summon_after_a_win_by_concession():

@@ -47,13 +47,17 @@ def test_errata_9_1_engagements_one_at_a_time_in_the_movers_order():
     with pytest.raises(IllegalEngagement, match="finish the engagement in 3 first"):
         act(state, 0, a.Engage(41))
     state, _ = act(state, 1, a.Concede())
-    # No summon: Black's only other legion is engaged (RULES §7.2).
+    # No summon: Black's only other legion is engaged (RULES §7.2); the right is still
+    # asked, so that Red learns nothing of Black's other legions (RULES §1.7).
+    assert legal_actions(state, 0) == [a.Decline(), a.Withdraw()]
+    state, _ = act(state, 0, a.Decline())
     assert state.phase is Phase.ENGAGE and state.engagement is None
     assert legal_actions(state, 0) == [a.Engage(41), a.Withdraw()]
     with pytest.raises(IllegalEngagement, match="no engagement in 3"):
         act(state, 0, a.Engage(3))
     state, _ = act(state, 0, a.Engage(41))
     state, _ = act(state, 1, a.Concede())
+    state, _ = act(state, 0, a.Decline())  # Bk02 is engaged no more, but holds no lord
     assert state.phase is Phase.MUSTER
 
 

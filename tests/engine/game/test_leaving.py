@@ -191,6 +191,7 @@ def test_errata_20_1_20_4_a_queued_withdrawal_concedes_when_attacked():
     state, events = act(state, 0, a.Engage(41))
     assert of_type(events, EngagementConceded)[0].marker == "Rd01"
     assert points(events) == [(0, 12)] and not state.player(2).eliminated
+    state, _ = act(state, 0, a.Decline())  # the summon right, asked (§1.7)
     state, _ = act(state, 0, a.EndTurn())
     assert state.player(2).eliminated  # Red's turn came: he is out, for no points
     assert state.active == 1 and state.phase is Phase.SPLIT
@@ -238,6 +239,7 @@ def test_errata_21_1_time_limit_ends_after_one_more_round():
         act(state, 0, a.ExpireTimeLimit())
     state, _ = act(state, 0, a.Engage(41))
     state, _ = act(state, 2, a.Concede())
+    state, _ = act(state, 0, a.Decline())  # the summon right, asked (§1.7)
     state, _ = act(state, 0, a.EndTurn())
     movers = []
     while state.result is None:
@@ -252,6 +254,7 @@ def test_errata_21_1_an_eliminated_player_loses_his_final_turn():
     state, _ = act(state, 0, a.ExpireTimeLimit(), a.Engage(41))
     state, _ = act(state, 2, a.Concede())  # Red's Titan: Red is out
     assert state.final_turns == 3
+    state, _ = act(state, 0, a.Decline())  # the summon right, asked (§1.7)
     state, _ = act(state, 0, a.EndTurn())
     movers = []
     while state.result is None:

@@ -1,0 +1,240 @@
+"""The battle maneuver phase (RULES §8.3–§8.5): where each character goes.
+
+Greedy, one move per decision: the move that most improves the mover's placement. A
+placement weighs the blows the character adds against enemies it touches (the rise in the
+chance that they are slain, together with the friends already touching them), the blows it
+would take, its rangestrikes, its distance to the enemy (an attacker must close in before
+the time loss, RULES §11.1; a weaker defender keeps away), and the hazard it stands in.
+Characters off the board always enter (none is left off without reason, RULES §8.4).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+
+from engine.ai.battlefield import blow, damage_worth, worth
+from engine.ai.odds import combine, hits
+from engine.battle.maneuver import entry_hexes, reachable
+from engine.battle.position import Fighter, Position, Side, in_contact
+from engine.battle.rangestrike import rangestrike_problem, rangestrike_values
+from engine.battle.state import Battle
+from engine.battle.strike import strike_number
+from engine.battleland import LABELS, distance, neighbours
+from engine.characters import TITAN
+from engine.game import actions as a
+from engine.game import battle_actions as b
+
+#: A character left off the board is slain (RULES §8.4): entering is worth far more.
+LEFT_OFF = 200.0
+#: Attacker's pull toward the enemy per hex, and its growth per battle turn.
+ATTACK_PULL = 1.5
+ATTACK_PULL_PER_TURN = 0.75
+#: A defender stronger than the attacker by this much seeks the fight.
+DEFENDER_CONFIDENCE = 1.2
+#: Penalty for blocking the entry edge while friends still wait to enter.
+EDGE_BLOCK = 4.0
+#: Bonus per level of elevation (walls and slopes favour the higher side, RULES §8.6).
+HEIGHT = 1.0
+#: Share of the blows enemies may bring next turn counted against a character.
+EXPOSURE = 0.5
+#: Rough hazards a native stands well in (RULES §8.6).
+NATIVE_HAZARDS = frozenset({"Bramble", "Bog", "Sand", "Drift", "Volcano"})
+
+
+@dataclass(frozen=True)
+class Stance:
+    """How one side plays this maneuver phase."""
+
+    side: Side
+    pull: float
+    """Worth of one hex closer to the nearest enemy (negative: keep away)."""
+    edge: frozenset[str]
+    """The side's entry hexes, to keep free while friends wait."""
+    waiting: frozenset[str]
+    threats: tuple[tuple[Fighter, frozenset[str]], ...] = ()
+    """Each enemy with the hexes it may stand in after its next maneuver."""
+
+
+def stance(battle: Battle, side: Side) -> Stance:
+    """The attacker closes in harder each turn; the defender fights only when stronger."""
+    if side is Side.ATTACKER:
+        pull = ATTACK_PULL + ATTACK_PULL_PER_TURN * battle.turn
+    else:
+        mine, theirs = _force(battle, side), _force(battle, side.other)
+        pull = 1.0 if mine >= DEFENDER_CONFIDENCE * theirs else 0.0
+    edge = frozenset(battle.edge(side).hexes)
+    return Stance(side, pull, edge, frozenset(battle.waiting(side)), _threats(battle, side))
+
+
+def _threats(battle: Battle, side: Side) -> tuple[tuple[Fighter, frozenset[str]], ...]:
+    """Where each enemy may stand after its next maneuver (RULES §8.5): where it is or
+    any hex it may reach; an enemy still off the board, any hex it may enter to."""
+    position = battle.position
+    enemy = side.other
+    found = [(e, reachable(position, e) | {e.hex}) for e in position.of_side(enemy) if e.alive]
+    if enemy not in battle.entered:
+        edge = battle.edge(enemy)
+        for name in battle.waiting(enemy):
+            ends = entry_hexes(position, name, edge)
+            if ends:
+                found.append(
+                    (
+                        Fighter(
+                            name, enemy, next(iter(sorted(ends))), battle.power_of(enemy, name)
+                        ),
+                        ends,
+                    )
+                )
+    return tuple(found)
+
+
+def _force(battle: Battle, side: Side) -> float:
+    living = [f for f in battle.position.of_side(side) if f.alive]
+    waiting = [battle.power_of(side, n) * _skill(n) for n in battle.waiting(side)]
+    return sum(f.power * f.skill for f in living) + sum(waiting)
+
+
+def _skill(name: str) -> int:
+    from engine.characters import character
+
+    return character(name).skill
+
+
+def choose_maneuver(
+    battle: Battle, side: Side, legal: list[a.Action], tie: Callable[[object], float]
+) -> a.Action:
+    """The next maneuver-phase action: the most useful move, or the end of the phase."""
+    position = battle.position
+    plan = stance(battle, side)
+    now = clash(position, side)
+    alone: dict[str, float] = {}
+    best: a.Action | None = None
+    best_gain = 0.0
+    for action in legal:
+        if not isinstance(action, b.Maneuver):
+            continue
+        if action.character in LABELS:
+            mover = position.at(action.character)
+            if mover is None:
+                continue
+            if mover.hex not in alone:
+                alone[mover.hex] = placement(position, mover, plan)
+            start = alone[mover.hex]
+            rest = tuple(f for f in position.fighters if f.hex != mover.hex)
+        else:
+            power = battle.power_of(side, action.character)
+            mover = Fighter(action.character, side, action.to, power)
+            start = -LEFT_OFF - worth(mover, True)
+            rest = position.fighters
+        moved = replace(mover, hex=action.to)
+        after = replace(position, fighters=(*rest, moved))
+        gain = placement(after, moved, plan) - start + clash(after, side) - now + tie(action)
+        if best is None or gain > best_gain:
+            best, best_gain = action, gain
+    if best is not None and best_gain > 0:
+        return best
+    if b.EndManeuver() in legal:
+        return b.EndManeuver()
+    return best if best is not None else legal[0]
+
+
+def clash(position: Position, side: Side) -> float:
+    """The expected worth of the coming exchange of blows for ``side``: each character in
+    contact strikes the enemy it can hurt most, and the blows on each target combine."""
+    land = position.land
+    living = [f for f in position.fighters if f.alive]
+    ours = [f for f in living if f.side is side]
+    theirs = [f for f in living if f.side is not side]
+    total = 0.0
+    for strikers, targets, sign in ((ours, theirs, 1.0), (theirs, ours, -1.0)):
+        blows: dict[str, list[tuple[int, int]]] = {}
+        for f in strikers:
+            options = [(v, e) for e in targets if (v := blow(position, f, e)) is not None]
+            if options:
+                v, e = max(options, key=lambda o: _blow_worth(o[0], o[1], sign > 0))
+                blows.setdefault(e.hex, []).append(v)
+        for e in targets:
+            if e.hex in blows:
+                total += sign * _strikes_worth(blows[e.hex], e, ours=sign < 0)
+    _ = land
+    return total
+
+
+def _blow_worth(values: tuple[int, int], target: Fighter, we_strike: bool) -> float:
+    need = target.hits_to_slay
+    return sum(p * damage_worth(target, min(k, need), False) for k, p in enumerate(hits(*values)))
+
+
+def _strikes_worth(strikes: list[tuple[int, int]], target: Fighter, ours: bool) -> float:
+    """Worth of the damage several strikes together do to ``target``."""
+    need = target.hits_to_slay
+    dist: tuple[float, ...] = (1.0,)
+    for values in strikes:
+        dist = combine(dist, hits(*values))
+    return sum(p * damage_worth(target, min(k, need), ours) for k, p in enumerate(dist))
+
+
+def placement(position: Position, f: Fighter, plan: Stance) -> float:
+    """How well ``f`` stands apart from the exchange of blows: its hazard, its
+    rangestrikes when out of contact, and its distance to the enemy."""
+    land = position.land
+    enemies = [e for e in position.fighters if e.side is not f.side and e.alive]
+    score = _terrain(position, f, plan)
+    if not enemies:
+        return score
+    if f.name == TITAN:
+        score -= _exposure(position, f, plan)
+    if any(in_contact(land, f.hex, e.hex) for e in enemies):
+        gap = 1
+    else:
+        if f.character.rangestrikes:
+            score += _rangestrike(position, f, enemies)
+        gap = min(distance(f.hex, e.hex) for e in enemies)
+    pull = plan.pull * (0.3 if f.name == TITAN and plan.pull > 0 else 1.0)
+    return score - pull * gap
+
+
+def _exposure(position: Position, f: Fighter, plan: Stance) -> float:
+    """What ``f`` stands to lose to the enemies that may come into contact with it next
+    (each at its natural values; they pick their targets, so half of it counts)."""
+    land = position.land
+    near = {h for h in neighbours(f.hex) if h is not None and in_contact(land, f.hex, h)}
+    strikes = [
+        (e.power, strike_number(e.skill, f.skill))
+        for e, ends in plan.threats
+        if e.alive and ends & near
+    ]
+    if not strikes:
+        return 0.0
+    return EXPOSURE * _strikes_worth(strikes, f, ours=True)
+
+
+def _rangestrike(position: Position, f: Fighter, enemies: list[Fighter]) -> float:
+    """The best rangestrike ``f`` could make from where it stands (RULES §10)."""
+    best = 0.0
+    for e in enemies:
+        if rangestrike_problem(position, f, e) is not None:
+            continue
+        values = rangestrike_values(position, f, e)
+        need = e.hits_to_slay
+        gain = sum(
+            p * damage_worth(e, min(k, need), False)
+            for k, p in enumerate(hits(values.dice, values.strike_number))
+        )
+        best = max(best, gain)
+    return best
+
+
+def _terrain(position: Position, f: Fighter, plan: Stance) -> float:
+    """Hazards: natives like their rough hexes, non-natives fear Drift (RULES §8.6, §8.7);
+    height helps; the entry edge stays free while friends wait."""
+    here = position.land.hex(f.hex)
+    score = HEIGHT * here.elevation
+    if here.hazard in NATIVE_HAZARDS and f.is_native_to(here.hazard):
+        score += 1.0
+    if here.hazard == "Drift" and not f.is_native_to("Drift"):
+        score -= worth(f, True) / f.power
+    if f.hex in plan.edge and len(plan.waiting - {f.name}) > 0:
+        score -= EDGE_BLOCK
+    return score

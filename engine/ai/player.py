@@ -1,0 +1,52 @@
+"""The computer player's entry point: :func:`choose_action` (issue 7).
+
+It dispatches on the phase and the engagement's stage to the module that decides, and
+always answers with one of :func:`~engine.game.legal.legal_actions` (never ``Withdraw``),
+so that every phase ends and the game goes on.
+"""
+
+from __future__ import annotations
+
+from engine.ai.battling import choose_battle_action
+from engine.ai.engaging import choose_aftermath, choose_engage, choose_negotiation
+from engine.ai.moving import choose_move
+from engine.ai.mustering import choose_muster
+from engine.ai.splitting import choose_split
+from engine.errors import IllegalAction
+from engine.game import actions as a
+from engine.game.legal import legal_actions
+from engine.game.state import GameState, Phase, Stage
+
+
+def choose_action(state: GameState, seat: int) -> a.Action:
+    """One of ``seat``'s legal actions now, chosen to win (RULES §2–§12).
+
+    Raises :class:`~engine.errors.IllegalAction` when ``seat`` has nothing to decide.
+    """
+    legal = [x for x in legal_actions(state, seat) if not isinstance(x, a.Withdraw)]
+    if not legal:
+        raise IllegalAction(f"seat {seat} has nothing to decide now")
+    if len(legal) == 1:
+        return legal[0]
+    choice = _decide(state, seat, legal)
+    return choice if choice in legal else legal[0]
+
+
+def _decide(state: GameState, seat: int, legal: list[a.Action]) -> a.Action:
+    phase = state.phase
+    if phase is Phase.COLOURS:
+        return legal[0]
+    if phase is Phase.SPLIT:
+        return choose_split(state, seat, legal)
+    if phase is Phase.MOVE:
+        return choose_move(state, seat, legal)
+    if phase is Phase.MUSTER:
+        return choose_muster(state, seat, legal)
+    engagement = state.engagement
+    if engagement is None:
+        return choose_engage(state, seat, legal)
+    if engagement.stage is Stage.NEGOTIATE:
+        return choose_negotiation(state, seat, legal)
+    if engagement.stage is Stage.AFTERMATH:
+        return choose_aftermath(state, seat, legal)
+    return choose_battle_action(state, seat, legal)

@@ -1,0 +1,116 @@
+"""What characters and legions are worth: battle strength, win chances, muster prospects.
+
+Strength is value (Power × Skill, RULES §0.2) nudged for abilities and for nativity to the
+battleland's hazards (RULES §1.2, §8.6). Win chances come from the strength ratio. The
+muster *potential* of a group of characters is the value of the best recruit it qualifies
+for (RULES §6.2–§6.4), averaged over the lands of the masterboard.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Mapping
+from functools import cache
+
+from engine.battleland import battleland
+from engine.characters import TITAN, character, titan_power
+from engine.masterboard import LANDS, TERRAINS, TOWER
+from engine.muster import muster_options
+
+#: Steepness of the win-chance curve: strength ratio 1.5 → 0.77, 2 → 0.89.
+STEEPNESS = 3.0
+#: A defender's edge: the attacker must win within seven turns (RULES §11.1).
+DEFENDER_EDGE = 1.1
+#: The Tower's walls favour its defender even more (RULES §8.2, §8.6).
+TOWER_EDGE = 1.3
+
+TERRAIN_SHARE: Mapping[str, float] = {
+    name: n / len(LANDS) for name, n in Counter(land.terrain for land in LANDS.values()).items()
+}
+
+
+@cache
+def hazards(terrain: str) -> frozenset[str]:
+    """Every hex and hexside hazard of a terrain's battleland (RULES §8.2)."""
+    land = battleland(terrain)
+    found = {h.hazard for h in land.hexes.values()}
+    for h in land.hexes.values():
+        found |= {side for side in h.hexsides if side}
+    return frozenset(found)
+
+
+@cache
+def strength(name: str, power: int = 0, terrain: str | None = None) -> float:
+    """Battle strength of one character; ``power`` overrides a Titan's Power."""
+    c = character(name)
+    value = float((power if name == TITAN and power else c.power) * c.skill)
+    if c.rangestrikes:
+        value *= 1.1
+    if c.flies:
+        value *= 1.05
+    if terrain is not None and c.native & hazards(terrain):
+        value *= 1.2
+    return value
+
+
+def legion_strength(names: Iterable[str], score: int, terrain: str | None = None) -> float:
+    """Summed strength of a legion whose owner has ``score`` (it sets the Titan's Power)."""
+    power = titan_power(score)
+    return sum(strength(n, power, terrain) for n in names)
+
+
+def points(names: Iterable[str], score: int) -> int:
+    """Points the characters are worth when slain (RULES §11.4)."""
+    return sum(character(n).value_at(score) for n in names)
+
+
+def win_chance(attacker: float, defender: float) -> float:
+    """Chance that a legion of strength ``attacker`` beats one of ``defender``."""
+    if attacker <= 0:
+        return 0.0
+    if defender <= 0:
+        return 1.0
+    a: float = attacker**STEEPNESS
+    d: float = defender**STEEPNESS
+    return a / (a + d)
+
+
+def defender_edge(terrain: str) -> float:
+    """How much a defender's strength counts for in ``terrain``."""
+    return TOWER_EDGE if terrain == TOWER else DEFENDER_EDGE
+
+
+def best_recruit(terrain: str, names: tuple[str, ...], caretaker: Mapping[str, int]) -> str | None:
+    """The most valuable recruit ``names`` qualify for in ``terrain`` now (RULES §6.2)."""
+    options = muster_options(terrain, names, caretaker)
+    if not options:
+        return None
+    return max(options, key=lambda o: (character(o.recruit).value_at(), o.recruit)).recruit
+
+
+@cache
+def recruit_value(terrain: str, names: tuple[str, ...]) -> int:
+    """Value of the best recruit ``names`` qualify for in ``terrain`` (stacks ignored)."""
+    options = muster_options(terrain, names)
+    return max((character(o.recruit).value_at() for o in options), default=0)
+
+
+#: How many lands a legion typically may choose from in one move (RULES §2.3).
+CHOICES = 3
+
+
+@cache
+def potential(names: tuple[str, ...]) -> float:
+    """The expected best recruit ``names`` qualify for (``names`` sorted), when choosing
+    among ``CHOICES`` lands drawn from the masterboard (so strong musters in some terrains
+    beat weak ones in all)."""
+    shares: dict[int, float] = {}
+    for terrain in TERRAINS:
+        value = recruit_value(terrain, names)
+        shares[value] = shares.get(value, 0.0) + TERRAIN_SHARE[terrain]
+    total, below = 0.0, 0.0
+    for value in sorted(shares):
+        upto = below + shares[value]
+        total += value * (upto**CHOICES - below**CHOICES)
+        below = upto
+    return total
