@@ -1,0 +1,171 @@
+"""The local game: several players at one terminal, through the same service and database.
+
+Each line is a command as typed on Discord, said by a player: ``Ann: move Bk01 104``, or
+after ``as Bob`` every line is Bob's. Without either, the line is said by the player the
+game waits for. Pictures go to files when an output folder and a renderer are available.
+End of input (Ctrl-D, or a closed pipe) leaves cleanly; the game stays in the database.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import sys
+import zlib
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+from bot.context import Caller, Place
+from bot.describe import waiting_for
+from bot.replies import Message, Replies
+from bot.service import GameService
+
+LOCAL_CHANNEL = 1
+"""The channel id of the local game."""
+_SPEAKER = re.compile(r"^\s*([^:\s][^:]{0,31}):\s*(.*)$")
+_AS = re.compile(r"^\s*as\s+(.+?)\s*$", re.IGNORECASE)
+
+
+def local_user(name: str) -> int:
+    """A stable user id for a local player name (any case)."""
+    return zlib.crc32(name.casefold().encode("utf-8")) + 1
+
+
+class Console:
+    """Reads lines, runs them as the right player, prints the replies."""
+
+    def __init__(
+        self,
+        service: GameService,
+        out: Path | None = None,
+        write: Callable[[str], None] = print,
+    ) -> None:
+        self.service = service
+        self.out = out
+        self.write = write
+        self.place = Place(LOCAL_CHANNEL)
+        self.speaker: str | None = None
+        self._names: dict[int, str] = {}
+        self._pictures = 0
+
+    async def setup(self, players: Sequence[str]) -> None:
+        """Resume the open local game, or open and start one for ``players``."""
+        game = await self.service.game_in(LOCAL_CHANNEL)
+        if game is not None:
+            self.write(f"Resuming game #{game.id}.")
+            await self.say(None, "status")
+            return
+        if not players:
+            self.write("No game yet: type `Ann: new`, then `Bob: join`, then `Ann: start`.")
+            return
+        if len(players) < 2:
+            self.write("A local game needs at least two --players.")
+            return
+        await self.say(players[0], f"new players {len(players)}")
+        for name in players[1:]:
+            await self.say(name, f"join {name}")
+        await self.say(players[0], "start")
+
+    async def run(self, read: Callable[[], str]) -> None:
+        """Run lines from ``read`` (``""`` means end of input) until it ends."""
+        self.write("Type commands (`help` lists them); `Name: command` speaks as Name.")
+        while True:
+            line = await asyncio.to_thread(read)
+            if not line:
+                return
+            await self.handle(line)
+
+    async def handle(self, line: str) -> None:
+        """One input line: a speaker switch, a prefixed command, or a command."""
+        text = line.strip()
+        if not text or text.startswith("#"):
+            return
+        if (switch := _AS.match(text)) is not None:
+            self.speaker = switch.group(1)
+            self.write(f"(now speaking as {self.speaker})")
+            return
+        speaker = None
+        if (prefixed := _SPEAKER.match(text)) is not None:
+            speaker, text = prefixed.group(1).strip(), prefixed.group(2)
+        await self.say(speaker or self.speaker or await self._waited_for(), text)
+
+    async def say(self, name: str | None, text: str) -> None:
+        if name is None:
+            self.write("Who is speaking? Start the line with `Name:` (or type `as Name`).")
+            return
+        user = local_user(name)
+        self._names[user] = name
+        words = text.split()
+        if len(words) >= 2 and words[0].lower() == "add" and not words[1].startswith("<@"):
+            self._names[local_user(words[1])] = words[1]
+            text = f"add <@{local_user(words[1])}> {' '.join(words[1:])}"
+        replies = await self.service.submit(self.place, Caller(user, name, organiser=True), text)
+        await self._remember_names()
+        self.show(name, replies)
+
+    async def _waited_for(self) -> str | None:
+        game = await self.service.game_in(LOCAL_CHANNEL)
+        if game is None or game.state is None:
+            return None
+        seat, _ = waiting_for(game.state)
+        return game.name_of(seat) if seat is not None else None
+
+    async def _remember_names(self) -> None:
+        game = await self.service.game_in(LOCAL_CHANNEL)
+        if game is not None:
+            self._names |= {s.user: s.name for s in game.seats}
+
+    def show(self, speaker: str, replies: Replies) -> None:
+        """Print the replies: public text, each private message, the caller's answer."""
+        if replies.public is not None:
+            self.write(self._text(replies.public))
+        for user, message in replies.private.items():
+            self.write(f"[to {self._names.get(user, user)}] " + self._text(message))
+        if replies.ephemeral is not None:
+            label = "refused" if replies.error else f"to {speaker}"
+            self.write(f"[{label}] " + self._text(replies.ephemeral))
+
+    def _text(self, message: Message) -> str:
+        text = message.text
+        if message.mention:
+            pings = " ".join(f"@{self._names.get(u, u)}" for u in message.mention)
+            text = f"{pings} {text}"
+        if message.image is not None and self.out is not None:
+            text += f"\n[picture: {self._save(message)}]"
+        return text
+
+    def _save(self, message: Message) -> Path:
+        assert self.out is not None and message.image is not None and message.picture
+        self.out.mkdir(parents=True, exist_ok=True)
+        while True:
+            self._pictures += 1
+            path = self.out / f"{self._pictures:04d}-{message.picture.filename}"
+            if not path.exists():
+                break
+        path.write_bytes(message.image)
+        return path
+
+
+async def play_locally(
+    db: Path,
+    players: Sequence[str],
+    *,
+    seed: int | None = None,
+    out: Path | None = None,
+    read: Callable[[], str] = sys.stdin.readline,
+) -> None:
+    """The whole local session: open the database, set up or resume, run the lines."""
+    from bot.pictures import default_renderer
+    from bot.service import random_seed
+
+    renderer = default_renderer() if out is not None else None
+    seeds = (lambda: seed) if seed is not None else random_seed
+    service = await GameService.open(db, renderer=renderer, seeds=seeds)
+    try:
+        console = Console(service, out)
+        if out is not None and renderer is None:
+            console.write("(no renderer is available yet: pictures are not drawn)")
+        await console.setup(players)
+        await console.run(read)
+    finally:
+        await service.close()

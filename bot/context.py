@@ -1,0 +1,36 @@
+"""Who sends a command, where, and what the service lends its handlers."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from bot.storage import Database
+
+
+@dataclass(frozen=True)
+class Place:
+    """Where a command comes from: one game per channel."""
+
+    channel: int
+    guild: int | None = None
+
+
+@dataclass(frozen=True)
+class Caller:
+    """The user sending a command. ``organiser`` grants the host's powers (cancel, add, start)."""
+
+    user: int
+    name: str
+    organiser: bool = False
+
+
+@dataclass(frozen=True)
+class Context:
+    """One command's surroundings, passed to the lobby, info and play handlers."""
+
+    db: Database
+    place: Place
+    caller: Caller
+    seeds: Callable[[], int]
+    snapshot_every: int

@@ -1,0 +1,141 @@
+"""Game situations in words: legions, status, and what the game waits for.
+
+Legions are described through :func:`engine.game.view.view`, so each reader sees only
+what the rules show them (RULES §1.7).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from bot.narrate import listing
+from engine.game.legal import to_act
+from engine.game.state import GameState, Phase, Stage
+from engine.game.view import LegionView, view
+from engine.masterboard import land as land_of
+
+
+def legion_text(legion: LegionView) -> str:
+    """``Bk01 in 104 (Plains): Titan, Ogre ×2``, or the height and what is known."""
+    head = f"{legion.marker} in {legion.land} ({land_of(legion.land).terrain})"
+    if legion.characters is not None:
+        return f"{head}: {listing(legion.characters)}"
+    text = f"{head}: {legion.height} characters"
+    return text + (f", known: {listing(legion.known)}" if legion.known else "")
+
+
+def legions_text(state: GameState, viewer: int | None) -> str:
+    """Every legion by player, the viewer's first; hidden contents stay hidden."""
+    seen = view(state, viewer)
+    players = sorted(seen.players, key=lambda p: (p.seat != viewer, p.seat))
+    blocks = []
+    for player in players:
+        own = [leg for leg in seen.legions if leg.owner == player.seat]
+        out = ", out of the game" if player.eliminated else ""
+        colour = player.colour or "no colour yet"
+        head = f"**{player.name}** ({colour}, {player.score} points{out})"
+        lines = [f"  {legion_text(leg)}" for leg in own] or ["  no legions"]
+        blocks.append("\n".join([head, *lines]))
+    return "\n".join(blocks)
+
+
+def own_legions_text(state: GameState, seat: int) -> str:
+    """The private list a player receives after a change."""
+    lines = [legion_text(leg) for leg in view(state, seat).legions if leg.owner == seat]
+    return "Your legions:\n" + ("\n".join(lines) if lines else "none")
+
+
+def contents_by_seat(state: GameState | None) -> dict[int, dict[str, tuple[str, ...]]]:
+    """Per seat: marker → characters (to notice private changes)."""
+    found: dict[int, dict[str, tuple[str, ...]]] = {}
+    if state is not None:
+        for legion in state.legions.values():
+            found.setdefault(legion.owner, {})[legion.marker] = legion.characters
+    return found
+
+
+def waiting_for(state: GameState) -> tuple[int | None, str]:
+    """The seat the game waits for and what it must do (None when the game is over)."""
+    seat = to_act(state)
+    if seat is None:
+        return None, "the game is over"
+    return seat, _task(state)
+
+
+def _task(state: GameState) -> str:
+    engagement = state.engagement
+    if state.phase is Phase.COLOURS:
+        return "choose a colour (`colour COLOUR`)"
+    if state.phase is Phase.SPLIT:
+        return "split (`split LEGION CHARACTER…`) or `roll`"
+    if state.phase is Phase.MOVE:
+        return f"move (rolled {state.turn.roll}; `move LEGION LAND`, then `done`)"
+    if state.phase is Phase.MUSTER:
+        return "muster (`muster LEGION CHARACTER`) or end the turn (`done`)"
+    if state.phase is not Phase.ENGAGE:
+        return "wait"
+    if engagement is None:
+        return "choose the next engagement (`engage LAND`)"
+    if engagement.stage is Stage.NEGOTIATE:
+        role = engagement.to_act.value
+        return (
+            f"answer as the {role} in {engagement.land} "
+            "(flee, propose, accept, concede, nomore or fight)"
+        )
+    if engagement.stage is Stage.AFTERMATH:
+        return "summon, reinforce or acquire after the engagement (or `decline`)"
+    return f"act in the battle in {engagement.land}"
+
+
+def status_text(state: GameState) -> str:
+    """Turn, phase, scores and who must act."""
+    seat, task = waiting_for(state)
+    lines = [f"Turn {state.turn.number}, {state.phase.value} phase of {_name(state, state.active)}"]
+    if state.turn.roll is not None and state.phase in (Phase.MOVE, Phase.ENGAGE, Phase.MUSTER):
+        lines[0] += f" (movement roll {state.turn.roll})"
+    engagement = state.engagement
+    if engagement is not None:
+        attacker = _name(state, owner_of_safe(state, engagement.attacker))
+        defender = _name(state, owner_of_safe(state, engagement.defender))
+        lines.append(
+            f"Engagement in {engagement.land}: {engagement.attacker} ({attacker}) against "
+            f"{engagement.defender} ({defender}), {engagement.stage.value}"
+        )
+        lines += [f"  proposal #{o.number} by the {o.by.value}" for o in engagement.proposals]
+    lines += [_score_line(state, p.seat) for p in state.players]
+    if state.result is not None:
+        winners = " and ".join(_name(state, s) for s in state.result.winners)
+        lines.append(f"Game over ({state.result.reason}): {winners}")
+    elif seat is not None:
+        lines.append(f"Waiting for {_name(state, seat)} to {task}.")
+    return "\n".join(lines)
+
+
+def owner_of_safe(state: GameState, marker: str) -> int | None:
+    legion = state.legions.get(marker)
+    return legion.owner if legion is not None else None
+
+
+def _score_line(state: GameState, seat: int) -> str:
+    player = state.player(seat)
+    legions = list(state.legions_of(seat))
+    out = ", out" if player.eliminated else ""
+    return (
+        f"  {player.name}: {player.colour or 'no colour'}, tower {player.tower}, "
+        f"{player.score} points, {len(legions)} legions{out}"
+    )
+
+
+def _name(state: GameState, seat: int | None) -> str:
+    return state.player(seat).name if seat is not None else "nobody"
+
+
+def lands_text(state: GameState, lands: Iterable[int], viewer: int | None = None) -> str:
+    """The legions in some lands, as ``viewer`` sees them."""
+    wanted = set(lands)
+    names = {p.seat: p.name for p in state.players}
+    return "\n".join(
+        f"{legion_text(leg)} — {names[leg.owner]}"
+        for leg in view(state, viewer).legions
+        if leg.land in wanted
+    )

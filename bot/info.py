@@ -1,0 +1,174 @@
+"""Information commands: help, legions, board, status, history, legal, creature, land.
+
+They change nothing and answer the caller alone (ephemeral). Anyone may ask, seated or
+not; hidden legion contents are shown only to their owner.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+
+from bot.context import Context
+from bot.describe import lands_text, legions_text, status_text
+from bot.eventlog import events_from_text
+from bot.narrate import Names, narrate
+from bot.record import Game
+from bot.replies import Picture, PictureKind, Replies
+from bot.storage import Status
+from bot.storage import games as rows
+from bot.syntax import Args, VerbKind, format_action, help_text
+from bot.syntax import words as w
+from engine.characters import CHARACTERS
+from engine.errors import IllegalAction
+from engine.game.legal import legal_actions
+from engine.game.state import GameState
+from engine.masterboard import TERRAINS
+from engine.masterboard import land as land_of
+from engine.muster import recruits_in
+
+InfoHandler = Callable[[Context, Game | None, Args], Awaitable[Replies]]
+MAX_TEXT = 1900
+"""Keep answers inside one Discord message (2,000 characters)."""
+HISTORY_DEFAULT = 10
+HISTORY_MAX = 50
+
+
+def clip(lines: list[str], limit: int = MAX_TEXT, *, latest: bool = False) -> str:
+    """Join ``lines`` within ``limit`` characters, dropping the tail (or with ``latest``,
+    the head) and saying how many lines were left out."""
+    ordered = lines[::-1] if latest else lines
+    kept: list[str] = []
+    size = 0
+    for index, line in enumerate(ordered):
+        if size + len(line) + 1 > limit - 30:
+            kept.append(f"… and {len(ordered) - index} more")
+            break
+        kept.append(line)
+        size += len(line) + 1
+    return "\n".join(kept[::-1] if latest else kept)
+
+
+def _started(game: Game | None) -> tuple[Game, GameState]:
+    if game is None:
+        raise IllegalAction("there is no game in this channel: open one with `new`")
+    return game, game.playing()
+
+
+async def help_(ctx: Context, game: Game | None, args: Args) -> Replies:
+    args.finish()
+    parts = [
+        "**Game**\n" + help_text(VerbKind.GAME),
+        "**Lobby**\n" + help_text(VerbKind.LOBBY),
+        "**Information**\n" + help_text(VerbKind.INFO),
+    ]
+    return Replies.answer(clip("\n".join(parts).splitlines(), 4000))
+
+
+async def legions(ctx: Context, game: Game | None, args: Args) -> Replies:
+    args.finish()
+    game, state = _started(game)
+    seat = game.seat_of(ctx.caller.user)
+    picture = Picture(PictureKind.LEGIONS, state, viewer=seat)
+    return Replies.answer(clip(legions_text(state, seat).splitlines()), picture)
+
+
+async def board(ctx: Context, game: Game | None, args: Args) -> Replies:
+    args.finish()
+    game, state = _started(game)
+    occupied = sorted({leg.land for leg in state.legions.values()})
+    text = status_text(state) + "\n" + lands_text(state, occupied, game.seat_of(ctx.caller.user))
+    return Replies.answer(clip(text.splitlines()), Picture(PictureKind.MASTERBOARD, state))
+
+
+async def status(ctx: Context, game: Game | None, args: Args) -> Replies:
+    args.finish()
+    if game is None:
+        return Replies.answer("There is no game in this channel: open one with `new`.")
+    if game.row.status is Status.LOBBY:
+        settings = game.settings
+        seats = "\n".join(f"  {s.seat + 1}. {s.name}" for s in game.seats)
+        text = (
+            f"Game #{game.id} is forming ({len(game.seats)} of {settings.players} seats; "
+            f"record keeping {'on' if settings.record_keeping else 'off'}, "
+            f"{'with' if settings.time_limit else 'no'} time limit):\n{seats}"
+        )
+        return Replies.answer(text)
+    return Replies.answer(f"Game #{game.id}\n{status_text(game.playing())}")
+
+
+async def history(ctx: Context, game: Game | None, args: Args) -> Replies:
+    word = args.peek()
+    count = w.number(args.take("count"), "count") if word is not None else HISTORY_DEFAULT
+    args.finish()
+    game, state = _started(game)
+    async with ctx.db.reading() as db:
+        log = await rows.last_actions(db, game.id, min(max(count, 1), HISTORY_MAX))
+    names = Names(state)
+    lines = []
+    for entry in log:
+        said = narrate(events_from_text(entry.events), names)
+        lines.append(f"#{entry.n} {game.name_of(entry.seat)}: " + " ".join(said))
+    return Replies.answer(clip(lines, latest=True) or "Nothing has happened yet.")
+
+
+async def legal(ctx: Context, game: Game | None, args: Args) -> Replies:
+    args.finish()
+    game, state = _started(game)
+    seat = game.seat_of(ctx.caller.user)
+    if seat is None:
+        raise IllegalAction("you are not playing in this game")
+    commands = [f"`{format_action(action)}`" for action in legal_actions(state, seat)]
+    return Replies.answer(clip(["You may:", *commands]))
+
+
+async def creature(ctx: Context, game: Game | None, args: Args) -> Replies:
+    """A character's factors, abilities and the terrains that muster it."""
+    name = w.character(args.take("a character name"))
+    args.finish()
+    c = CHARACTERS[name]
+    traits = [t for t, on in (("flies", c.flies), ("rangestrikes", c.rangestrikes)) if on]
+    if c.magic_missile:
+        traits.append("magic missile")
+    if c.native:
+        traits.append("native to " + ", ".join(sorted(c.native)))
+    where = [t for t in TERRAINS if name in recruits_in(t)]
+    lines = [
+        f"**{c.name}** ({c.kind.value}): power {c.power}, skill {c.skill}, "
+        f"value {c.value_at()}" + (f"; {', '.join(traits)}" if traits else ""),
+        f"{c.count} counters; mustered in {', '.join(where) or 'no terrain'}",
+    ]
+    if game is not None and game.state is not None:
+        state = game.state
+        lines.append(
+            f"In this game: {state.caretaker.get(name, 0)} left, {state.dead.get(name, 0)} dead"
+        )
+    return Replies.answer("\n".join(lines))
+
+
+async def land(ctx: Context, game: Game | None, args: Args) -> Replies:
+    """A land: terrain, exits with their signs, recruits, and the legions in it."""
+    number = w.land(args.take("a land number"))
+    args.finish()
+    place = land_of(number)
+    exits = ", ".join(f"{e.to} ({e.sign.value})" for e in place.exits)
+    lines = [
+        f"**Land {number}**: {place.terrain}",
+        f"Exits: {exits}",
+        f"Musters: {', '.join(recruits_in(place.terrain))}",
+    ]
+    if game is not None and game.state is not None:
+        viewer = game.seat_of(ctx.caller.user)
+        lines.append(lands_text(game.state, [number], viewer) or "No legion here.")
+    return Replies.answer("\n".join(lines))
+
+
+INFO: dict[str, InfoHandler] = {
+    "help": help_,
+    "legions": legions,
+    "board": board,
+    "status": status,
+    "history": history,
+    "legal": legal,
+    "creature": creature,
+    "land": land,
+}

@@ -1,0 +1,100 @@
+"""The pluggable renderer: a :class:`Picture` → PNG bytes, run in a worker thread.
+
+The service works without pictures (``renderer=None``); :func:`default_renderer` adapts
+the ``render`` package, looked up at call time so a partly written ``render`` package
+degrades to "no image" instead of failing a command.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import importlib
+import logging
+from collections.abc import Callable
+from typing import Any
+
+from bot.replies import Message, Picture, PictureKind
+from engine.game.state import GameState, Stage
+
+log = logging.getLogger(__name__)
+
+Renderer = Callable[[Picture], bytes | None]
+
+
+def _function(module: str, name: str) -> Callable[..., Any] | None:
+    """``module.name`` if it can be imported and called, else None."""
+    try:
+        found = getattr(importlib.import_module(module), name, None)
+    except ImportError:
+        return None
+    return found if callable(found) else None
+
+
+def _masterboard(picture: Picture) -> bytes | None:
+    draw = _function("render.masterboard", "masterboard_png")
+    if draw is None:
+        return None
+    highlights = () if picture.land is None else (picture.land,)
+    image = draw(picture.state, highlights=highlights)
+    return image if isinstance(image, bytes) else None
+
+
+def _colour_of(state: GameState, marker: str) -> str | None:
+    legion = state.legions.get(marker)
+    return state.player(legion.owner).colour if legion is not None else None
+
+
+def _battleland(picture: Picture) -> bytes | None:
+    """The battle in progress (public to everyone, RULES §5.7)."""
+    draw = _function("render.battleland", "battleland_png")
+    engagement = picture.state.engagement
+    battle = engagement.battle if engagement is not None else None
+    if draw is None or engagement is None or engagement.stage is not Stage.BATTLE:
+        return None
+    state = picture.state
+    image = draw(
+        getattr(battle, "position", None),
+        attacker_colour=_colour_of(state, engagement.attacker) or "Red",
+        defender_colour=_colour_of(state, engagement.defender) or "Blue",
+        entry_side=engagement.entry_side,
+        turn=getattr(battle, "turn", None),
+    )
+    return image if isinstance(image, bytes) else None
+
+
+def _legions(picture: Picture) -> bytes | None:
+    """The viewer's own legions (private: only ever sent to that player)."""
+    draw = _function("render.legions", "legions_sheet_png")
+    if draw is None or picture.viewer is None:
+        return None
+    image = draw(picture.state, picture.viewer)
+    return image if isinstance(image, bytes) else None
+
+
+_DRAW: dict[PictureKind, Callable[[Picture], bytes | None]] = {
+    PictureKind.MASTERBOARD: _masterboard,
+    PictureKind.BATTLELAND: _battleland,
+    PictureKind.LEGIONS: _legions,
+}
+
+
+def render_with_package(picture: Picture) -> bytes | None:
+    """Draw ``picture`` with the ``render`` package (None when it cannot draw it yet)."""
+    return _DRAW[picture.kind](picture)
+
+
+def default_renderer() -> Renderer | None:
+    """The ``render`` package's renderer if it can draw a masterboard, else None."""
+    return render_with_package if _function("render.masterboard", "masterboard_png") else None
+
+
+async def render_message(message: Message | None, renderer: Renderer | None) -> Message | None:
+    """``message`` with its picture drawn off the event loop; failures only log."""
+    if message is None or message.picture is None or renderer is None:
+        return message
+    try:
+        image = await asyncio.to_thread(renderer, message.picture)
+    except Exception:
+        log.exception("drawing %s failed", message.picture.kind.value)
+        return message
+    return message.with_image(image)

@@ -1,0 +1,118 @@
+"""Playing a game command: check, apply, store in one transaction, and tell everyone.
+
+The public message says what happened (public events only), carries the board, and pings
+whoever must act next when that is someone else; private messages tell each player what
+only they may see, with their legions after a change.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from bot.context import Context
+from bot.describe import contents_by_seat, own_legions_text, waiting_for
+from bot.narrate import Names, narrate, private_events
+from bot.record import Game, store_action
+from bot.replies import Message, Picture, PictureKind, Replies
+from bot.syntax import Command, to_action
+from engine.errors import IllegalAction, NotYourTurn, WrongPhase
+from engine.game import actions as a
+from engine.game.apply import apply
+from engine.game.events import Event, LegionContents
+from engine.game.legal import legal_actions
+from engine.game.state import GameState, Stage
+
+#: Actions any seated player may send at any time (the engine says when they take effect).
+ANYTIME: tuple[type[a.Action], ...] = (a.Withdraw, a.ExpireTimeLimit)
+ANYTIME_VERBS = frozenset({"withdraw", "expire"})
+#: Actions that change nothing on the board: no picture with them, even with a ping.
+NO_PICTURE: set[type[a.Action]] = {a.Propose, a.NoMoreProposals, a.Withdraw}
+
+
+def check_turn(game: Game, state: GameState, seat: int, anytime: bool = False) -> None:
+    """Raise :class:`NotYourTurn` naming who the game waits for when ``seat`` has no say."""
+    if state.result is not None:
+        raise WrongPhase("the game is over")
+    if anytime:
+        return
+    waiting, task = waiting_for(state)
+    if waiting == seat or waiting is None:
+        return
+    if any(not isinstance(x, ANYTIME) for x in legal_actions(state, seat)):
+        return
+    raise NotYourTurn(f"it is not your turn: waiting for {game.name_of(waiting)} to {task}")
+
+
+async def play(ctx: Context, game: Game, request: Command | a.Action) -> tuple[Replies, Game]:
+    """Apply a command (or an engine action) for the caller and store it.
+
+    Returns the replies and the updated game; raises a :class:`TitanError` (nothing
+    stored) when the command is malformed, out of turn or illegal.
+    """
+    state = game.playing()
+    seat = game.seat_of(ctx.caller.user)
+    if seat is None:
+        raise IllegalAction("you are not playing in this game (you may watch: `status`)")
+    if isinstance(request, Command):
+        check_turn(game, state, seat, request.verb in ANYTIME_VERBS)
+        action = to_action(request, state, seat)
+    else:
+        check_turn(game, state, seat, isinstance(request, ANYTIME))
+        action = request
+    after, events = apply(state, seat, action)
+    async with ctx.db.transaction() as db:
+        updated = await store_action(db, game, seat, action, events, after, ctx.snapshot_every)
+    return replies_after(updated, state, seat, action, events), updated
+
+
+def replies_after(
+    game: Game, before: GameState | None, seat: int | None, action: a.Action | None,
+    events: Sequence[Event],
+) -> Replies:  # fmt: skip
+    """The public announcement and the private messages after an action (or the start)."""
+    after = game.playing()
+    names = Names(before, after)  # who held a marker when it happened
+    public = announce(game, names, seat, events, action)
+    private: dict[int, Message] = {}
+    old, new = contents_by_seat(before), contents_by_seat(after)
+    for player in after.players:
+        changed = old.get(player.seat) != new.get(player.seat)
+        mine = private_events(events, player.seat)
+        if changed:
+            mine = [e for e in mine if not isinstance(e, LegionContents)]
+        lines = narrate(mine, names, player.seat)
+        if changed:
+            lines.append(own_legions_text(after, player.seat))
+        if lines:
+            private[game.user_of(player.seat)] = Message("\n".join(lines))
+    return Replies(public=public, private=private)
+
+
+def announce(
+    game: Game, names: Names, seat: int | None, events: Sequence[Event], action: a.Action | None
+) -> Message:
+    """What happened in words, and a ping for the next decision when it is someone else's.
+
+    The board comes with the ping (one picture per decision, DISCORD.md) and at the end
+    of the game; the acting player's own run of moves is told in words only.
+    """
+    state = game.playing()
+    lines = narrate(events, names) or [f"{names.seat(seat)} made a private decision."]
+    waiting, task = waiting_for(state)
+    mention: tuple[int, ...] = ()
+    if waiting is not None:
+        lines.append(f"Waiting for **{game.name_of(waiting)}** to {task}.")
+        if waiting != seat:
+            mention = (game.user_of(waiting),)
+    show = (mention or state.result is not None) and type(action) not in NO_PICTURE
+    picture = board_picture(state, action) if show else None
+    return Message("\n".join(lines), picture, mention=mention)
+
+
+def board_picture(state: GameState, action: a.Action | None) -> Picture:
+    """The masterboard (or the battleland during a battle), showing the land acted on."""
+    engagement = state.engagement
+    if engagement is not None and engagement.stage is Stage.BATTLE:
+        return Picture(PictureKind.BATTLELAND, state, land=engagement.land)
+    land = getattr(action, "land", None)
+    return Picture(PictureKind.MASTERBOARD, state, land=land if isinstance(land, int) else None)

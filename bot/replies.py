@@ -1,0 +1,81 @@
+"""What the service answers: transport-agnostic messages for a channel, users and the caller.
+
+The Discord layer turns :class:`Replies` into a follow-up in the channel (with the image and
+the pings), DMs, and an ephemeral answer; the local console prints them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from enum import Enum
+
+from engine.game.state import GameState
+
+
+class PictureKind(Enum):
+    """The pictures a message may carry."""
+
+    MASTERBOARD = "masterboard"
+    BATTLELAND = "battleland"
+    LEGIONS = "legions"
+
+
+@dataclass(frozen=True)
+class Picture:
+    """Which picture to draw: the renderer turns it into PNG bytes.
+
+    ``viewer`` is the seat whose private knowledge the picture may show (None: public);
+    ``land`` is a land to show or highlight (the battle's land for a battleland).
+    """
+
+    kind: PictureKind
+    state: GameState
+    viewer: int | None = None
+    land: int | None = None
+
+    @property
+    def filename(self) -> str:
+        return f"{self.kind.value}.png"
+
+
+@dataclass(frozen=True)
+class Message:
+    """A message: text, an optional picture, and the Discord user ids to ping."""
+
+    text: str
+    picture: Picture | None = None
+    image: bytes | None = None
+    """The rendered picture (None when no renderer is available or rendering failed)."""
+    mention: tuple[int, ...] = ()
+
+    @property
+    def silent(self) -> bool:
+        """Nobody needs to act on it: send without notification."""
+        return not self.mention
+
+    def with_image(self, image: bytes | None) -> Message:
+        return replace(self, image=image)
+
+
+@dataclass(frozen=True)
+class Replies:
+    """Everything one command produces.
+
+    ``public`` goes to the game's channel, ``private`` to users (DMs, by Discord user id),
+    ``ephemeral`` only to the caller. ``error`` marks a refused command (nothing changed).
+    """
+
+    public: Message | None = None
+    private: dict[int, Message] = field(default_factory=dict)
+    ephemeral: Message | None = None
+    error: bool = False
+
+    @classmethod
+    def refusal(cls, text: str) -> Replies:
+        """A refused command: an ephemeral explanation, nothing changed."""
+        return cls(ephemeral=Message(text), error=True)
+
+    @classmethod
+    def answer(cls, text: str, picture: Picture | None = None) -> Replies:
+        """An ephemeral answer (information commands)."""
+        return cls(ephemeral=Message(text, picture))

@@ -1,0 +1,188 @@
+"""The game service: submit a command for a channel and a user, get the replies back.
+
+One lock per channel (one game per channel) serialises its commands while games in
+other channels run in parallel. A command is parsed, checked and applied, then stored in
+one transaction before anyone is told; pictures are drawn in a worker thread by the
+pluggable renderer. A :class:`~engine.errors.TitanError` becomes an ephemeral refusal
+(nothing changed); anything else is logged with the game id and answered with an apology.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets
+from collections import OrderedDict
+from collections.abc import Callable
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+from bot.context import Caller, Context, Place
+from bot.info import INFO
+from bot.lobby import LOBBY
+from bot.pictures import Renderer, render_message
+from bot.play import play
+from bot.record import Game, build_game, fetch_game
+from bot.replies import Replies
+from bot.storage import Database
+from bot.storage import games as rows
+from bot.syntax import Command, VerbKind, parse_command
+from engine.errors import IllegalAction, TitanError
+from engine.game.actions import Action
+
+log = logging.getLogger(__name__)
+
+SNAPSHOT_EVERY = 50
+CACHE_SIZE = 512
+
+
+def random_seed() -> int:
+    """A fresh game seed (drawn when a game starts, then stored)."""
+    return secrets.randbits(62)
+
+
+class GameService:
+    """Every game of one bot process, over one database."""
+
+    def __init__(
+        self,
+        db: Database,
+        *,
+        renderer: Renderer | None = None,
+        seeds: Callable[[], int] = random_seed,
+        snapshot_every: int = SNAPSHOT_EVERY,
+        cache_size: int = CACHE_SIZE,
+    ) -> None:
+        self.db = db
+        self.renderer = renderer
+        self._seeds = seeds
+        self._snapshot_every = snapshot_every
+        self._cache_size = cache_size
+        self._cache: OrderedDict[int, Game] = OrderedDict()
+        self._locks: dict[int, asyncio.Lock] = {}
+
+    @classmethod
+    async def open(cls, path: Path | str, **options: Any) -> GameService:
+        """A service over the database at ``path`` (created and migrated as needed)."""
+        return cls(await Database.open(path), **options)
+
+    async def close(self) -> None:
+        await self.db.close()
+
+    async def submit(self, place: Place, caller: Caller, text: str) -> Replies:
+        """Run the command line ``text`` sent by ``caller`` in ``place``."""
+        try:
+            command = parse_command(text)
+        except TitanError as exc:
+            return Replies.refusal(str(exc))
+        return await self.execute(place, caller, command)
+
+    async def act(self, place: Place, caller: Caller, action: Action) -> Replies:
+        """Run an engine action directly (buttons and select menus built from legal actions)."""
+        return await self.execute(place, caller, action)
+
+    async def execute(self, place: Place, caller: Caller, command: Command | Action) -> Replies:
+        """Run a parsed command (or an engine action) under the channel's lock."""
+        lock = self._locks.setdefault(place.channel, asyncio.Lock())
+        async with lock:
+            ctx = Context(self.db, place, caller, self._seeds, self._snapshot_every)
+            try:
+                replies = await self._dispatch(ctx, command)
+            except TitanError as exc:
+                return Replies.refusal(str(exc))
+            except Exception:
+                return self._apology(place, command)
+        try:
+            return await self._finish(replies, caller)
+        except Exception:
+            # The command is stored: answer in words, without pictures.
+            log.exception("finishing the replies in channel %s failed", place.channel)
+            return replies
+
+    async def _dispatch(self, ctx: Context, command: Command | Action) -> Replies:
+        channel = ctx.place.channel
+        game = await self.game_in(channel)
+        if isinstance(command, Command) and command.kind is VerbKind.INFO:
+            return await INFO[command.verb](ctx, game, command.args())
+        if isinstance(command, Command) and command.kind is VerbKind.LOBBY:
+            self._cache.pop(channel, None)
+            return await LOBBY[command.verb](ctx, game, command.args())
+        if game is None:
+            raise IllegalAction("there is no game in this channel: open one with `new`")
+        replies, updated = await play(ctx, game, command)
+        self._remember(channel, updated)
+        return replies
+
+    def _apology(self, place: Place, command: Command | Action) -> Replies:
+        error_id = secrets.token_hex(4)
+        game = self._cache.pop(place.channel, None)
+        log.exception(
+            "error %s: game %s (channel %s) failed on %r",
+            error_id,
+            game.id if game else "?",
+            place.channel,
+            str(command),
+        )
+        return Replies.refusal(
+            f"Sorry, something went wrong on our side (error {error_id}). "
+            "`status` shows where the game stands."
+        )
+
+    async def _finish(self, replies: Replies, caller: Caller) -> Replies:
+        """Draw the pictures (off the event loop) and route around closed DMs.
+
+        The caller's own private news becomes the ephemeral answer when their DMs are
+        closed; other users with closed DMs read theirs with ``legions``.
+        """
+        private = dict(replies.private)
+        ephemeral = replies.ephemeral
+        if private:
+            async with self.db.reading() as db:
+                closed = await rows.users_with_dms_closed(db, private)
+            for user in closed:
+                message = private.pop(user)
+                if user == caller.user and ephemeral is None:
+                    ephemeral = message
+        public = await render_message(replies.public, self.renderer)
+        ephemeral = await render_message(ephemeral, self.renderer)
+        return replace(replies, public=public, ephemeral=ephemeral, private=private)
+
+    def _remember(self, channel: int, game: Game) -> None:
+        if not game.row.status.is_open:
+            self._cache.pop(channel, None)
+            return
+        self._cache[channel] = game
+        self._cache.move_to_end(channel)
+        while len(self._cache) > self._cache_size:
+            self._cache.popitem(last=False)
+
+    async def game_in(self, channel: int) -> Game | None:
+        """The open game (lobby or active) of ``channel``, from the cache or the database."""
+        game = self._cache.get(channel)
+        if game is not None:
+            self._cache.move_to_end(channel)
+            return game
+        async with self.db.reading() as db:
+            row = await rows.open_game(db, channel)
+            stored = await fetch_game(db, row) if row else None
+        if stored is None:
+            return None
+        game = await asyncio.to_thread(build_game, stored)
+        self._remember(channel, game)
+        return game
+
+    async def set_dms_closed(self, user: int, closed: bool = True) -> None:
+        """Remember that ``user`` does (not) accept DMs; their private news then stops."""
+        async with self.db.transaction() as db:
+            await rows.set_dms_closed(db, user, closed)
+
+    def forget(self, channel: int | None = None) -> None:
+        """Drop cached games (all, or one channel's); they reload from the database."""
+        if channel is None:
+            self._cache.clear()
+        else:
+            self._cache.pop(channel, None)
+
+
+__all__ = ["Caller", "GameService", "Place", "Replies"]

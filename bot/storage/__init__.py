@@ -1,0 +1,6 @@
+"""Storage of games in SQLite: migrations, transactions and the append-only action log."""
+
+from bot.storage.database import Database, migrate, user_version
+from bot.storage.games import ActionRow, GameRow, SeatRow, Status
+
+__all__ = ["ActionRow", "Database", "GameRow", "SeatRow", "Status", "migrate", "user_version"]

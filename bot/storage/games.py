@@ -1,0 +1,231 @@
+"""Rows of the game database: games, seats, users, the action log and snapshots.
+
+Plain queries on a connection inside :meth:`Database.transaction` or
+:meth:`Database.reading`; JSON columns are passed as already-encoded text.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from enum import Enum
+from typing import Any
+
+import aiosqlite
+
+
+class Status(Enum):
+    """Where a game stands."""
+
+    LOBBY = "lobby"
+    ACTIVE = "active"
+    OVER = "over"
+    CANCELLED = "cancelled"
+
+    @property
+    def is_open(self) -> bool:
+        return self in (Status.LOBBY, Status.ACTIVE)
+
+
+@dataclass(frozen=True)
+class GameRow:
+    """A row of ``games``; ``settings`` decoded from JSON."""
+
+    id: int
+    channel: int
+    guild: int | None
+    status: Status
+    settings: dict[str, Any]
+    seed: int | None
+    created_at: str
+    updated_at: str
+
+
+@dataclass(frozen=True)
+class SeatRow:
+    """A seat: engine seat number, Discord user id and the player's name."""
+
+    seat: int
+    user: int
+    name: str
+
+
+@dataclass(frozen=True)
+class ActionRow:
+    """One entry of the append-only action log (JSON texts as stored)."""
+
+    n: int
+    seat: int
+    action: str
+    events: str
+    created_at: str
+
+
+def now() -> str:
+    """The current UTC time as stored (ISO 8601)."""
+    return datetime.now(UTC).isoformat(timespec="milliseconds")
+
+
+_GAME_COLUMNS = "id, channel, guild, status, settings, seed, created_at, updated_at"
+
+
+def _game(row: Iterable[Any]) -> GameRow:
+    id_, channel, guild, status, settings, seed, created, updated = row
+    decoded = json.loads(settings)
+    return GameRow(id_, channel, guild, Status(status), decoded, seed, created, updated)
+
+
+async def open_game(db: aiosqlite.Connection, channel: int) -> GameRow | None:
+    """The lobby or active game of ``channel``, if any."""
+    async with db.execute(
+        f"SELECT {_GAME_COLUMNS} FROM games WHERE channel = ? AND status IN ('lobby', 'active')",
+        (channel,),
+    ) as cursor:
+        row = await cursor.fetchone()
+    return _game(row) if row else None
+
+
+async def game(db: aiosqlite.Connection, game_id: int) -> GameRow | None:
+    async with db.execute(f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?", (game_id,)) as cursor:
+        row = await cursor.fetchone()
+    return _game(row) if row else None
+
+
+async def create_game(
+    db: aiosqlite.Connection, channel: int, guild: int | None, settings: dict[str, Any]
+) -> int:
+    """A new lobby in ``channel``; its id."""
+    stamp = now()
+    cursor = await db.execute(
+        "INSERT INTO games (channel, guild, status, settings, created_at, updated_at)"
+        " VALUES (?, ?, 'lobby', ?, ?, ?)",
+        (channel, guild, json.dumps(settings, sort_keys=True), stamp, stamp),
+    )
+    assert cursor.lastrowid is not None
+    return cursor.lastrowid
+
+
+async def update_game(
+    db: aiosqlite.Connection,
+    game_id: int,
+    status: Status,
+    *,
+    seed: int | None = None,
+    settings: dict[str, Any] | None = None,
+) -> None:
+    """Set the status (and seed or settings when given); bump ``updated_at``."""
+    await db.execute(
+        "UPDATE games SET status = ?, updated_at = ?, seed = coalesce(?, seed),"
+        " settings = coalesce(?, settings) WHERE id = ?",
+        (
+            status.value,
+            now(),
+            seed,
+            json.dumps(settings, sort_keys=True) if settings is not None else None,
+            game_id,
+        ),
+    )
+
+
+async def seats(db: aiosqlite.Connection, game_id: int) -> list[SeatRow]:
+    async with db.execute(
+        "SELECT seat, user, name FROM seats WHERE game = ? ORDER BY seat", (game_id,)
+    ) as cursor:
+        return [SeatRow(*row) async for row in cursor]
+
+
+async def set_seats(db: aiosqlite.Connection, game_id: int, rows: Iterable[SeatRow]) -> None:
+    """Replace the seats of a game (the lobby renumbers them on every change)."""
+    rows = list(rows)
+    await db.execute("DELETE FROM seats WHERE game = ?", (game_id,))
+    await db.executemany(
+        "INSERT INTO users (id) VALUES (?) ON CONFLICT DO NOTHING", [(r.user,) for r in rows]
+    )
+    await db.executemany(
+        "INSERT INTO seats (game, seat, user, name) VALUES (?, ?, ?, ?)",
+        [(game_id, r.seat, r.user, r.name) for r in rows],
+    )
+
+
+async def append_action(
+    db: aiosqlite.Connection, game_id: int, n: int, seat: int, action: str, events: str
+) -> None:
+    """Log action number ``n`` (the primary key refuses a duplicate ``n``)."""
+    await db.execute(
+        "INSERT INTO actions (game, n, seat, action, events, created_at) VALUES (?, ?, ?, ?, ?, ?)",
+        (game_id, n, seat, action, events, now()),
+    )
+
+
+async def actions(
+    db: aiosqlite.Connection, game_id: int, after: int = 0, limit: int | None = None
+) -> list[ActionRow]:
+    """Logged actions numbered above ``after``, in order (at most ``limit``)."""
+    async with db.execute(
+        "SELECT n, seat, action, events, created_at FROM actions"
+        " WHERE game = ? AND n > ? ORDER BY n LIMIT ?",
+        (game_id, after, -1 if limit is None else limit),
+    ) as cursor:
+        return [ActionRow(*row) async for row in cursor]
+
+
+async def last_actions(db: aiosqlite.Connection, game_id: int, count: int) -> list[ActionRow]:
+    """The last ``count`` logged actions, oldest first."""
+    async with db.execute(
+        "SELECT n, seat, action, events, created_at FROM actions"
+        " WHERE game = ? ORDER BY n DESC LIMIT ?",
+        (game_id, count),
+    ) as cursor:
+        rows = [ActionRow(*row) async for row in cursor]
+    return rows[::-1]
+
+
+async def action_count(db: aiosqlite.Connection, game_id: int) -> int:
+    async with db.execute("SELECT max(n) FROM actions WHERE game = ?", (game_id,)) as cursor:
+        row = await cursor.fetchone()
+    return int(row[0]) if row and row[0] is not None else 0
+
+
+async def save_snapshot(db: aiosqlite.Connection, game_id: int, n: int, state: str) -> None:
+    await db.execute(
+        "INSERT OR REPLACE INTO snapshots (game, n, state) VALUES (?, ?, ?)", (game_id, n, state)
+    )
+
+
+async def latest_snapshot(db: aiosqlite.Connection, game_id: int) -> tuple[int, str] | None:
+    """The newest snapshot of a game: (actions applied, state JSON)."""
+    async with db.execute(
+        "SELECT n, state FROM snapshots WHERE game = ? ORDER BY n DESC LIMIT 1", (game_id,)
+    ) as cursor:
+        row = await cursor.fetchone()
+    return (int(row[0]), str(row[1])) if row else None
+
+
+async def set_dms_closed(db: aiosqlite.Connection, user: int, closed: bool) -> None:
+    await db.execute(
+        "INSERT INTO users (id, dms_closed) VALUES (?, ?)"
+        " ON CONFLICT (id) DO UPDATE SET dms_closed = excluded.dms_closed",
+        (user, int(closed)),
+    )
+
+
+async def users_with_dms_closed(db: aiosqlite.Connection, users: Iterable[int]) -> set[int]:
+    ids = list(users)
+    if not ids:
+        return set()
+    marks = ", ".join("?" * len(ids))
+    async with db.execute(
+        f"SELECT id FROM users WHERE dms_closed = 1 AND id IN ({marks})", ids
+    ) as cursor:
+        return {int(row[0]) async for row in cursor}
+
+
+async def count_games(db: aiosqlite.Connection, status: Status | None = None) -> int:
+    query, params = "SELECT count(*) FROM games", []
+    if status is not None:
+        query, params = query + " WHERE status = ?", [status.value]
+    async with db.execute(query, params) as cursor:
+        row = await cursor.fetchone()
+    return int(row[0]) if row else 0

@@ -1,0 +1,59 @@
+"""Numbered SQL migrations: migration ``n`` (1-based) brings ``PRAGMA user_version`` to n.
+
+Never edit a released migration; append a new one.
+"""
+
+from __future__ import annotations
+
+MIGRATIONS: tuple[str, ...] = (
+    # 1: games, users, seats, the append-only action log and snapshots.
+    """
+    CREATE TABLE games (
+        id         INTEGER PRIMARY KEY,
+        channel    INTEGER NOT NULL,
+        guild      INTEGER,
+        status     TEXT    NOT NULL
+                   CHECK (status IN ('lobby', 'active', 'over', 'cancelled')),
+        settings   TEXT    NOT NULL,
+        seed       INTEGER,
+        created_at TEXT    NOT NULL,
+        updated_at TEXT    NOT NULL
+    );
+    CREATE UNIQUE INDEX games_one_open_per_channel
+        ON games (channel) WHERE status IN ('lobby', 'active');
+    CREATE INDEX games_by_status ON games (status, updated_at);
+
+    CREATE TABLE users (
+        id         INTEGER PRIMARY KEY,
+        dms_closed INTEGER NOT NULL DEFAULT 0 CHECK (dms_closed IN (0, 1))
+    );
+
+    CREATE TABLE seats (
+        game INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+        seat INTEGER NOT NULL CHECK (seat >= 0),
+        user INTEGER NOT NULL REFERENCES users (id),
+        name TEXT    NOT NULL,
+        PRIMARY KEY (game, seat),
+        UNIQUE (game, user),
+        UNIQUE (game, name)
+    ) WITHOUT ROWID;
+    CREATE INDEX seats_by_user ON seats (user);
+
+    CREATE TABLE actions (
+        game       INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+        n          INTEGER NOT NULL CHECK (n >= 1),
+        seat       INTEGER NOT NULL,
+        action     TEXT    NOT NULL,
+        events     TEXT    NOT NULL,
+        created_at TEXT    NOT NULL,
+        PRIMARY KEY (game, n)
+    ) WITHOUT ROWID;
+
+    CREATE TABLE snapshots (
+        game  INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+        n     INTEGER NOT NULL CHECK (n >= 0),
+        state TEXT    NOT NULL,
+        PRIMARY KEY (game, n)
+    ) WITHOUT ROWID;
+    """,
+)

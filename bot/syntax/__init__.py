@@ -1,0 +1,31 @@
+"""The command language shared by the local console and Discord (see :mod:`.verbs`)."""
+
+from bot.syntax.game_verbs import DONE_RESOLVERS, FORMATTERS, format_action, formatter, game_verb
+from bot.syntax.verbs import (
+    VERBS,
+    Command,
+    Verb,
+    VerbKind,
+    help_text,
+    parse_command,
+    register,
+    to_action,
+)
+from bot.syntax.words import Args
+
+__all__ = [
+    "DONE_RESOLVERS",
+    "FORMATTERS",
+    "VERBS",
+    "Args",
+    "Command",
+    "Verb",
+    "VerbKind",
+    "format_action",
+    "formatter",
+    "game_verb",
+    "help_text",
+    "parse_command",
+    "register",
+    "to_action",
+]

@@ -1,0 +1,124 @@
+"""The command language's table of verbs, shared by the local console and Discord.
+
+A command is a verb and its words (``move Bk01 104 side 3``). Each verb is one entry of
+:data:`VERBS`: its kind (a game action, a lobby step or an information request), its
+usage line, and for game actions the reader that turns the words into an engine action.
+New verbs (the battle's) are one :func:`register` call each.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from enum import Enum
+
+from bot.syntax.words import Args, tokens
+from engine.errors import InvalidNotation
+from engine.game.actions import Action
+from engine.game.state import GameState
+
+ActionReader = Callable[[Args, GameState, int], Action]
+
+
+class VerbKind(Enum):
+    """What a verb does: act in the game, manage the lobby, or only inform."""
+
+    GAME = "game"
+    LOBBY = "lobby"
+    INFO = "info"
+
+
+@dataclass(frozen=True)
+class Verb:
+    """One verb of the language."""
+
+    name: str
+    kind: VerbKind
+    usage: str
+    summary: str
+    read: ActionReader | None = None
+    """For game verbs: words + state + acting seat → the engine action."""
+    aliases: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Command:
+    """A parsed command line: the verb's canonical name and the words after it."""
+
+    verb: str
+    words: tuple[str, ...] = ()
+
+    @property
+    def kind(self) -> VerbKind:
+        return VERBS[self.verb].kind
+
+    def args(self) -> Args:
+        """A fresh cursor over the words."""
+        return Args(self.verb, self.words, VERBS[self.verb].usage)
+
+    def __str__(self) -> str:
+        return " ".join((self.verb, *self.words))
+
+
+VERBS: dict[str, Verb] = {}
+_ALIASES: dict[str, str] = {}
+
+
+def register(verb: Verb) -> Verb:
+    """Add a verb (and its aliases) to the language; a name may be registered once."""
+    for name in (verb.name, *verb.aliases):
+        if name in _ALIASES and _ALIASES[name] != verb.name:
+            raise ValueError(f"the verb {name!r} is taken")
+    VERBS[verb.name] = verb
+    for name in (verb.name, *verb.aliases):
+        _ALIASES[name] = verb.name
+    return verb
+
+
+def parse_command(text: str) -> Command:
+    """The command written as ``text``; :class:`InvalidNotation` for an unknown verb."""
+    words = tokens(text)
+    if not words:
+        raise InvalidNotation("empty command: type `help` for the list of commands")
+    name = _ALIASES.get(words[0].lower())
+    if name is None:
+        raise InvalidNotation(f"unknown command {words[0]!r}: type `help` for the list")
+    return Command(name, tuple(words[1:]))
+
+
+def to_action(command: Command, state: GameState, seat: int) -> Action:
+    """The engine action a game command asks for ``seat``; raises for a non-game verb."""
+    verb = VERBS[command.verb]
+    if verb.read is None:
+        raise InvalidNotation(f"{command.verb} is not a game action")
+    return verb.read(command.args(), state, seat)
+
+
+def help_text(kind: VerbKind | None = None) -> str:
+    """One line per verb: usage and summary."""
+    lines = [f"`{v.usage}` — {v.summary}" for v in VERBS.values() if kind is None or v.kind is kind]
+    return "\n".join(lines)
+
+
+_LOBBY = (
+    ("new", "new [players N] [record_keeping] [time_limit]", "open a game in this channel"),
+    ("join", "join [NAME]", "take a seat in the game being formed"),
+    ("leave", "leave", "give up your seat before the start"),
+    ("add", "add USER [NAME]", "seat another user (the host)"),
+    ("start", "start", "start the game (the host; 2 seats or more)"),
+    ("cancel", "cancel", "cancel this channel's game (the host)"),
+)
+_INFO = (
+    ("help", "help", "this list", ("?", "commands")),
+    ("legions", "legions", "your legions and what is known of the others", ()),
+    ("board", "board", "the masterboard", ()),
+    ("status", "status", "turn, phase, scores and who must act", ()),
+    ("history", "history [N]", "the last N things that happened", ("log",)),
+    ("legal", "legal", "every command you may give now", ("moves",)),
+    ("creature", "creature NAME", "a character's factors and where it musters", ("character",)),
+    ("land", "land NUMBER", "a land: terrain, exits, recruits, legions", ()),
+)
+for _name, _usage, _summary in _LOBBY:
+    register(Verb(_name, VerbKind.LOBBY, _usage, _summary))
+for _name, _usage, _summary, _aliases in _INFO:
+    register(Verb(_name, VerbKind.INFO, _usage, _summary, aliases=_aliases))

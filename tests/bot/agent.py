@@ -1,0 +1,73 @@
+"""A random legal-action agent that plays through text commands (tests and benchmarks).
+
+Its choice depends only on (seed, action number), so a game interrupted and resumed in
+another process continues exactly as an uninterrupted one.
+"""
+
+from __future__ import annotations
+
+import random
+
+from bot.context import Caller, Place
+from bot.record import Game
+from bot.replies import Replies
+from bot.service import GameService
+from bot.syntax import FORMATTERS, format_action
+from engine.game import actions as a
+from engine.game.legal import legal_actions, to_act
+from engine.game.state import GameState
+
+SKIP = (a.Withdraw, a.TakeBack, a.UndoSplit, a.ExpireTimeLimit)
+
+
+def user_id(channel: int, seat: int) -> int:
+    return channel * 100 + seat + 1
+
+
+def caller(channel: int, seat: int) -> Caller:
+    return Caller(user_id(channel, seat), f"P{seat}")
+
+
+def choose(state: GameState, seed: int, n: int) -> tuple[int, str | a.Action]:
+    """The seat to act and its command after ``n`` actions (an action when no verb exists)."""
+    seat = to_act(state)
+    assert seat is not None
+    rng = random.Random(f"{seed}:{n}")
+    choices = [x for x in legal_actions(state, seat) if not isinstance(x, SKIP)]
+    action = rng.choice(choices)
+    return seat, format_action(action) if type(action) in FORMATTERS else action
+
+
+async def open_game(service: GameService, channel: int, players: int) -> None:
+    """Open, fill and start a game in ``channel`` with seats P0…"""
+    place = Place(channel)
+    steps = [(0, f"new players {players}")] + [(s, "join") for s in range(1, players)]
+    for seat, text in [*steps, (0, "start")]:
+        replies = await service.submit(place, caller(channel, seat), text)
+        assert not replies.error, (text, replies.ephemeral)
+
+
+async def step(
+    service: GameService, channel: int, seed: int
+) -> tuple[Game, str | a.Action, Replies]:
+    """One agent command in ``channel``; the game before it, the command and the replies."""
+    game = await service.game_in(channel)
+    assert game is not None and game.state is not None
+    seat, command = choose(game.state, seed, game.n)
+    who = caller(channel, seat)
+    if isinstance(command, str):
+        replies = await service.submit(Place(channel), who, command)
+    else:
+        replies = await service.act(Place(channel), who, command)
+    assert not replies.error, (command, replies.ephemeral)
+    return game, command, replies
+
+
+async def play(service: GameService, channel: int, seed: int, limit: int = 100_000) -> int:
+    """Play until the game is over (or ``limit`` commands); the commands given."""
+    for count in range(limit):
+        game = await service.game_in(channel)
+        if game is None:
+            return count
+        await step(service, channel, seed)
+    return limit

@@ -1,0 +1,117 @@
+"""The titanbot command and the local game, driven as a user would: a process and stdin."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from bot.cli import main
+from bot.console import Console, local_user
+from bot.service import GameService
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def titanbot(*args: str, stdin: str | None = "", cwd: Path = REPO, **env: str):
+    environ = {k: v for k, v in os.environ.items() if not k.startswith("TITANBOT_")}
+    environ |= {"PYTHONPATH": str(REPO), **env}
+    return subprocess.run(
+        [sys.executable, "-m", "bot.cli", *args],
+        input=stdin,
+        stdin=subprocess.DEVNULL if stdin is None else None,
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        env=environ,
+        timeout=60,
+    )
+
+
+def test_a_local_game_from_stdin_then_resumed(tmp_path):
+    db = str(tmp_path / "local.sqlite3")
+    lines = "status\nlegal\ncolour Red\ncolour Blue\nBob: legions\nas Ann\nlegions\nbogus\n"
+    first = titanbot("local", "--players", "Ann,Bob", "--db", db, "--seed", "3", stdin=lines)
+    assert first.returncode == 0, first.stderr
+    out = first.stdout
+    assert "Game #1 begins: Ann, Bob." in out
+    assert "Towers by roll: Ann 600, Bob 200." in out  # seed 3
+    assert "`colour Red`" in out
+    assert "Bob takes Red" in out and "Ann takes Blue" in out
+    assert "[to Bob] Your legions:" in out
+    assert "[refused] unknown command 'bogus'" in out
+    again = titanbot("local", "--db", db, stdin="history\n")
+    assert again.returncode == 0, again.stderr
+    assert "Resuming game #1." in again.stdout
+    assert "#2 Ann: Ann takes Blue" in again.stdout
+
+
+def test_pictures_go_to_files_when_asked(tmp_path):
+    out_dir = tmp_path / "pictures"
+    run = titanbot(
+        "local", "--players", "Ann,Bob", "--db", str(tmp_path / "p.sqlite3"), "--out", str(out_dir)
+    )
+    assert run.returncode == 0, run.stderr
+    pictures = sorted(out_dir.glob("*.png")) if out_dir.exists() else []
+    if "no renderer is available" in run.stdout:
+        assert pictures == []
+    else:
+        assert pictures and pictures[0].read_bytes().startswith(b"\x89PNG")
+        assert f"[picture: {pictures[0]}]" in run.stdout
+
+
+def test_plain_titanbot_without_token_or_stdin_exits_quickly(tmp_path):
+    started = time.monotonic()
+    run = titanbot(stdin=None, cwd=tmp_path)
+    assert run.returncode == 0, run.stderr
+    assert time.monotonic() - started < 20
+    assert "No game yet" in run.stdout
+
+
+def test_run_needs_a_token_and_says_discord_is_not_wired(tmp_path):
+    assert titanbot("run", cwd=tmp_path).returncode == 2
+    with_token = titanbot("run", cwd=tmp_path, TITANBOT_TOKEN="x")
+    assert with_token.returncode == 1
+    assert "not wired in yet" in with_token.stderr
+    plain = titanbot(cwd=tmp_path, TITANBOT_TOKEN="x")
+    assert plain.returncode == 1
+
+
+def test_a_bad_config_file_is_reported(tmp_path):
+    (tmp_path / "config.toml").write_text("[discord\n")
+    run = titanbot("local", cwd=tmp_path)
+    assert run.returncode == 2 and "not valid TOML" in run.stderr
+
+
+def test_main_parses_arguments(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(SystemExit):
+        main(["local", "--seed", "x"])
+
+
+async def test_the_console_in_process(tmp_path):
+    service = await GameService.open(tmp_path / "c.sqlite3", seeds=lambda: 1)
+    said: list[str] = []
+    console = Console(service, write=said.append)
+    try:
+        await console.setup([])
+        await console.handle("Ann: new players 3")
+        await console.handle("Bob: join")
+        await console.handle("Ann: add Cat")
+        await console.handle("Ann: start")
+        await console.handle("# a comment")
+        await console.handle("status")
+        await console.handle("as Cat")
+        await console.handle("legions")
+    finally:
+        await service.close()
+    text = "\n".join(said)
+    assert "No game yet" in text
+    assert "**Cat** takes seat 3 of 3." in text
+    assert "Game #1 begins: Ann, Bob, Cat." in text
+    assert "(now speaking as Cat)" in text
+    assert local_user("cat") == local_user("Cat")

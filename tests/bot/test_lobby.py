@@ -1,0 +1,116 @@
+"""The lobby through the service: new, join, leave, add, start, cancel."""
+
+from __future__ import annotations
+
+import sqlite3
+
+from bot.context import Caller, Place
+from bot.replies import PictureKind
+from tests.bot.conftest import SEED
+
+HERE = Place(100, guild=9)
+ANN, BOB, CAT, DAN = (Caller(i, name) for i, name in enumerate(["Ann", "Bob", "Cat", "Dan"], 1))
+
+
+async def say(service, caller, text, place=HERE):
+    return await service.submit(place, caller, text)
+
+
+async def test_open_join_start(service, db_path):
+    opened = await say(service, ANN, "new players 3 record_keeping")
+    assert not opened.error
+    assert "up to 3 players" in opened.public.text and "record keeping on" in opened.public.text
+    assert not (await say(service, BOB, "join Bobby")).error
+    status = await say(service, CAT, "status")
+    assert "Ann" in status.ephemeral.text and "Bobby" in status.ephemeral.text
+    started = await say(service, ANN, "start")
+    assert not started.error
+    assert "begins: Ann, Bobby" in started.public.text
+    assert started.public.picture.kind is PictureKind.MASTERBOARD
+    game = await service.game_in(HERE.channel)
+    chooser = game.state.active
+    assert started.public.mention == (game.user_of(chooser),)
+    assert f"Waiting for **{game.name_of(chooser)}** to choose a colour" in started.public.text
+    assert game.settings.record_keeping and game.state.options.record_keeping
+    row = sqlite3.connect(db_path).execute("SELECT status, seed, guild FROM games").fetchone()
+    assert row == ("active", SEED, 9)
+    snapshots = sqlite3.connect(db_path).execute("SELECT game, n FROM snapshots").fetchall()
+    assert snapshots == [(game.id, 0)]
+
+
+async def test_lobby_refusals(service):
+    assert (await say(service, BOB, "join")).ephemeral.text.startswith("there is no game")
+    await say(service, ANN, "new players 2")
+    refusals = [
+        (ANN, "new", "open in this channel already"),
+        (ANN, "join", "has a seat already"),
+        (BOB, "join ann", "is taken"),
+        (BOB, "start", "only the host"),
+        (ANN, "start", "at least 2 players"),
+        (BOB, "add <@3> Cat", "only the host"),
+        (ANN, "add Cat", "is not a user"),
+        (BOB, "leave", "no seat"),
+        (BOB, "move Bk01 104", "not started"),
+        (BOB, "colour Red", "not started"),
+        (BOB, "legions", "not started"),
+    ]
+    for caller, text, complaint in refusals:
+        replies = await say(service, caller, text)
+        assert replies.error, text
+        assert complaint in replies.ephemeral.text, (text, replies.ephemeral.text)
+    assert not (await say(service, BOB, "join")).error
+    assert "full" in (await say(service, CAT, "join")).ephemeral.text
+
+
+async def test_bad_player_counts(service):
+    for text in ("new players 1", "new players 7", "new players x", "new colours"):
+        assert (await say(service, ANN, text)).error, text
+    assert await service.game_in(HERE.channel) is None
+
+
+async def test_host_adds_seats_and_leaving_passes_the_host(service):
+    await say(service, ANN, "new")
+    assert not (await say(service, ANN, "add <@3> Cat")).error
+    assert not (await say(service, ANN, "add 4")).error
+    game = await service.game_in(HERE.channel)
+    assert [(s.seat, s.user, s.name) for s in game.seats] == [
+        (0, 1, "Ann"),
+        (1, 3, "Cat"),
+        (2, 4, "Player 3"),
+    ]
+    left = await say(service, ANN, "leave")
+    assert "The host is Cat" in left.public.text
+    game = await service.game_in(HERE.channel)
+    assert [s.seat for s in game.seats] == [0, 1]
+    assert game.settings.host == 3
+    assert not (await say(service, CAT, "start")).error
+
+
+async def test_the_last_to_leave_closes_the_lobby(service):
+    await say(service, ANN, "new")
+    assert "closed" in (await say(service, ANN, "leave")).public.text
+    assert await service.game_in(HERE.channel) is None
+    assert not (await say(service, BOB, "new")).error
+
+
+async def test_cancel_by_host_or_organiser(service):
+    await say(service, ANN, "new")
+    await say(service, BOB, "join")
+    await say(service, ANN, "start")
+    assert (await say(service, BOB, "cancel")).error
+    organiser = Caller(50, "Mod", organiser=True)
+    assert "cancelled by Mod" in (await say(service, organiser, "cancel")).public.text
+    assert await service.game_in(HERE.channel) is None
+    assert (await say(service, ANN, "cancel")).error
+
+
+async def test_channels_are_independent(service):
+    other = Place(200)
+    await say(service, ANN, "new")
+    await say(service, ANN, "new", other)
+    await say(service, BOB, "join", other)
+    assert not (await say(service, ANN, "start", other)).error
+    first = await service.game_in(HERE.channel)
+    second = await service.game_in(other.channel)
+    assert first.state is None and second.state is not None
+    assert first.id != second.id
