@@ -16,7 +16,7 @@ from engine.battle.concession import concede
 from engine.battle.ending import verdict
 from engine.battle.events import EntrantArrived, HalfTurnBegun
 from engine.battle.position import Side
-from engine.battle.state import Battle, BattleStep, EndKind, Supplies
+from engine.battle.state import Battle, BattleStep, Casualty, EndKind, Supplies
 from engine.battle.turn import advance, new_battle
 from engine.characters import ANGEL, ARCHANGEL, titan_power
 from engine.game.aftermath import summon_lord
@@ -113,7 +113,9 @@ def settle(state: GameState, battle: Battle, events: Sequence[Event]) -> Step:
         found += more
     engagement = state.engagement
     assert engagement is not None
+    before = engagement.battle.casualties if engagement.battle is not None else ()
     state = replace(state, engagement=replace(engagement, battle=battle))
+    state = _remove_casualties(state, battle.casualties[len(before) :])
     for event in list(found):
         if isinstance(event, EntrantArrived):
             state, more = _join(state, event)
@@ -122,6 +124,17 @@ def settle(state: GameState, battle: Battle, events: Sequence[Event]) -> Step:
         state, more = _conclude(state, battle)
         found += more
     return state, found
+
+
+def _remove_casualties(state: GameState, fallen: Sequence[Casualty]) -> GameState:
+    """The slain leave their legion as they leave the board (step 6, RULES §8.4), so a
+    legion never lists more than its living characters."""
+    for casualty in fallen:
+        legion = state.legion(marker_of(state, role_of(casualty.side)))
+        left = list(legion.characters)
+        left.remove(casualty.name)
+        state = state.with_legion(add_revealed(replace(legion, characters=tuple(left)), ()))
+    return state
 
 
 def _join(state: GameState, arrived: EntrantArrived) -> Step:
@@ -148,6 +161,9 @@ def _conclude(state: GameState, battle: Battle) -> Step:
     """The battle's verdict as the engagement's outcome (RULES §11.3, §11.4)."""
     found = verdict(battle)
     slain = {role_of(side): names for side, names in found.slain.items()}
+    gone = {
+        role_of(side): tuple(c.name for c in battle.casualties if c.side is side) for side in Side
+    }
     outcome = Outcome(
         _how(found.kind),
         role_of(found.winner) if found.winner is not None else None,
@@ -156,6 +172,7 @@ def _conclude(state: GameState, battle: Battle) -> Step:
         may_summon=found.may_summon,
         may_reinforce=found.may_reinforce,
         eliminators=eliminators(slain),
+        removed_earlier=gone,
     )
     return conclude(state, outcome)
 

@@ -51,6 +51,8 @@ class Outcome:
     may_summon: bool = False
     may_reinforce: bool = False
     eliminators: Mapping[Role, Role | None] = field(default_factory=dict)
+    removed_earlier: Mapping[Role, tuple[str, ...]] = field(default_factory=dict)
+    """Characters of ``slain`` already taken off their legion (a battle's casualties)."""
 
 
 def marker_of(state: GameState, role: Role) -> str:
@@ -72,7 +74,9 @@ def conclude(state: GameState, outcome: Outcome) -> Step:
     removed: list[str] = []
     survivors: dict[int, tuple[str, ...]] = {}
     for role in Role:
-        state, more, left = _apply_losses(state, marker_of(state, role), outcome.slain[role])
+        earlier = Counter(outcome.removed_earlier.get(role, ()))
+        still = tuple((Counter(outcome.slain[role]) - earlier).elements())
+        state, more, left = _apply_losses(state, marker_of(state, role), still)
         events += more
         removed += outcome.slain[role]
         if TITAN in outcome.slain[role] and left:
@@ -115,11 +119,15 @@ def _apply_losses(
     state: GameState, marker: str, slain: tuple[str, ...]
 ) -> tuple[GameState, list[Event], tuple[str, ...]]:
     """Remove ``slain`` from the legion; an emptied legion is eliminated (RULES §5.9)."""
-    if marker not in state.legions or not slain:
-        return state, [], state.legions[marker].characters if marker in state.legions else ()
+    if marker not in state.legions:
+        return state, [], ()
     legion = state.legion(marker)
     left = Counter(legion.characters) - Counter(slain)
-    events: list[Event] = [CharactersSlain(marker, sort_names(slain), "engagement")]
+    events: list[Event] = (
+        [CharactersSlain(marker, sort_names(slain), "engagement")] if slain else []
+    )
+    if left and not slain:
+        return state, [], legion.characters
     if not left:
         return state.without_legion(marker), [*events, LegionEliminated(marker, legion.owner)], ()
     kept = sort_names(left.elements())

@@ -123,8 +123,18 @@ def battle_game(
     ]
     players = _players(fought, [m for m, _, _ in legions])
     seat = {p.colour: p.seat for p in players}
+    fallen = {
+        fought.marker(side): Counter(c.name for c in fought.casualties if c.side is side)
+        for side in Side
+    }  # the slain have left their legion already (step 6)
     state_legions = {
-        m: Legion(m, seat[marker_colour(m).name], at, chars) for m, at, chars in legions
+        m: Legion(
+            m,
+            seat[marker_colour(m).name],
+            at,
+            tuple(sorted((Counter(chars) - fallen.get(m, Counter())).elements())),
+        )
+        for m, at, chars in legions
     }
     used = Counter(n for _, _, chars in legions for n in chars) + Counter(dead or {})
     caretaker = {n: c.count - used[n] for n, c in CHARACTERS.items()}

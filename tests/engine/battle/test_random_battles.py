@@ -29,6 +29,7 @@ from engine.game import actions as a
 from engine.game.apply import apply, new_game
 from engine.game.legal import legal_actions, to_act
 from engine.game.state import GameState, Phase, Role, Stage
+from tests.engine.game.helpers import wiped_out
 
 GAMES = 200
 MAX_ACTIONS = 6000
@@ -77,8 +78,11 @@ def conserved(state: GameState) -> None:
     """Every counter is in the stacks, the dead pile, a legion, or slain in the closing
     engagement (RULES §1.1, §1.5)."""
     total = Counter(state.caretaker) + Counter(state.dead)
-    if state.engagement is not None and state.engagement.aftermath is not None:
-        total.update(state.engagement.aftermath.slain)
+    engagement = state.engagement
+    if engagement is not None and engagement.aftermath is not None:
+        total.update(engagement.aftermath.slain)
+    elif engagement is not None and engagement.battle is not None:
+        total.update(c.name for c in engagement.battle.casualties)
     for legion in state.legions.values():
         total.update(legion.characters)
     wrong = {n: total[n] for n, c in CHARACTERS.items() if total[n] != c.count}
@@ -105,7 +109,9 @@ def check_battle(state: GameState, battle: Battle) -> None:
         role = Role(side.value)
         marker = battle.marker(side)
         legion = state.legion(marker)
-        assert Counter(legion.characters) == Counter(battle.legion(side)), marker
+        fallen = Counter(c.name for c in battle.casualties if c.side is side)
+        living = Counter(battle.legion(side)) - fallen  # the slain left at step 6
+        assert Counter(legion.characters) == living, marker
         owner = state.player(legion.owner)
         assert battle.titan_power[side] == titan_power(owner.score)
         living = [f for f in position.of_side(side) if f.alive] + list(battle.waiting(side))
@@ -129,7 +135,8 @@ def check_events(events: list[Event]) -> None:
 def check_state(state: GameState) -> None:
     conserved(state)
     for legion in state.legions.values():
-        assert 1 <= legion.height <= 8, legion
+        starting = legion.height == 8 and state.player(legion.owner).turns_taken == 0
+        assert 1 <= legion.height <= 7 or starting or wiped_out(state, legion), legion
     engagement = state.engagement
     if engagement is not None and engagement.stage is Stage.BATTLE:
         assert engagement.battle is not None

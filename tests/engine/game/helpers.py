@@ -13,6 +13,7 @@ from collections.abc import Iterable
 from dataclasses import fields, is_dataclass, replace
 from typing import Any
 
+from engine.battle.state import BattleStep
 from engine.characters import CHARACTERS
 from engine.game import actions as a
 from engine.game import events as ev
@@ -21,7 +22,7 @@ from engine.game.events import Event
 from engine.game.legal import legal_actions
 from engine.game.notation import parse_position
 from engine.game.outcome import aftermath_seat
-from engine.game.state import GameState, Options, Phase
+from engine.game.state import GameState, Legion, Options, Phase
 from engine.game.view import View
 
 #: The starting legion (RULES §1.6) in the notation.
@@ -61,11 +62,16 @@ def of_type(events: Iterable[Event], kind: type[Event]) -> list[Any]:
 
 
 def in_limbo(state: GameState) -> Counter[str]:
-    """Characters slain in the engagement being closed, not yet returned (RULES §11.3)."""
+    """Characters slain in the engagement under way, not yet returned (RULES §11.3): a
+    battle's casualties, then the whole engagement's slain in its aftermath."""
     engagement = state.engagement
-    if engagement is None or engagement.aftermath is None:
+    if engagement is None:
         return Counter()
-    return Counter(engagement.aftermath.slain)
+    if engagement.aftermath is not None:
+        return Counter(engagement.aftermath.slain)
+    if engagement.battle is not None:
+        return Counter(c.name for c in engagement.battle.casualties)
+    return Counter()
 
 
 def counter_totals(state: GameState) -> Counter[str]:
@@ -252,3 +258,15 @@ class Knowledge:
         if engagement is not None and engagement.aftermath is not None:
             rights = (engagement.aftermath.may_summon, engagement.aftermath.may_reinforce)
             assert rights == (None, None) or seen.seat == aftermath_seat(state), rights
+
+
+def wiped_out(state: GameState, legion: Legion) -> bool:
+    """A battling legion with nobody left, while the end check's window is open (§5.8)."""
+    engagement = state.engagement
+    battle = engagement.battle if engagement is not None else None
+    return (
+        legion.height == 0
+        and battle is not None
+        and battle.step is BattleStep.END_CHECK
+        and legion.marker in (battle.attacker, battle.defender)
+    )

@@ -26,9 +26,9 @@ from engine.game.apply import apply, new_game, replay
 from engine.game.events import Event, PointsScored, event_to_json
 from engine.game.legal import legal_actions, to_act
 from engine.game.notation import format_position, parse_position
-from engine.game.state import GameState, Options, Phase, Proposal, Role, Stage
+from engine.game.state import GameState, Options, Phase, Proposal, Role
 from engine.game.view import events_for, view
-from tests.engine.game.helpers import Knowledge, assert_conserved, in_limbo
+from tests.engine.game.helpers import Knowledge, assert_conserved, in_limbo, wiped_out
 
 GAMES = 200
 MAX_ACTIONS = 8000
@@ -97,15 +97,11 @@ def options_for(seed: int) -> Options:
 def check_state(before: GameState, state: GameState) -> list[a.Action]:
     """The cheap invariants, after every action; the legal actions of the seat to act."""
     assert_conserved(state)
-    engagement = state.engagement
-    fighting = set()
-    if engagement is not None and engagement.stage is Stage.BATTLE:
-        fighting = {engagement.attacker, engagement.defender}
     for legion in state.legions.values():
         owner = state.player(legion.owner)
         assert not owner.eliminated and legion.marker in owner.markers, legion
-        if legion.marker in fighting:
-            continue  # mid-battle the slain stay listed until the battle ends (§11.3)
+        if wiped_out(state, legion):
+            continue
         if legion.height == 8:
             assert owner.turns_taken == 0 and legion.characters == tuple(sorted(STARTING_LEGION))
         else:
