@@ -2,7 +2,7 @@
 
 ``titanbot`` alone runs the bot when a token is configured and the local game otherwise;
 ``titanbot run`` and ``titanbot local [--players Ann,Bob] [--db PATH] [--seed N]
-[--out DIR]`` choose explicitly.
+[--out DIR]`` choose explicitly; ``titanbot render-demo OUTDIR`` draws sample pictures.
 """
 
 from __future__ import annotations
@@ -16,11 +16,6 @@ from pathlib import Path
 
 from bot.config import Config, ConfigError, load_config
 
-NOT_WIRED = (
-    "Discord hosting is not wired in yet: the game service, storage and the local game "
-    "are ready. Play in the terminal with `titanbot local --players Ann,Bob`."
-)
-
 
 def parser() -> argparse.ArgumentParser:
     top = argparse.ArgumentParser(prog="titanbot", description="Host games of TITAN.")
@@ -32,6 +27,8 @@ def parser() -> argparse.ArgumentParser:
     local.add_argument("--db", type=Path, default=None, help="SQLite file (default: config)")
     local.add_argument("--seed", type=int, default=None, help="the game's seed")
     local.add_argument("--out", type=Path, default=None, help="folder for pictures")
+    demo = commands.add_parser("render-demo", help="draw one picture of every kind")
+    demo.add_argument("outdir", type=Path, help="folder to write the PNG files to")
     return top
 
 
@@ -43,10 +40,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     except ConfigError as exc:
         print(f"titanbot: {exc}", file=sys.stderr)
         return 2
-    logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
     command = args.command or ("run" if config.has_token else "local")
     if command == "run":
-        return run_discord(config)
+        return run_discord(config)  # logs through discord.utils.setup_logging()
+    logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
+    if command == "render-demo":
+        return render_demo(args.outdir)
     players = [p.strip() for p in getattr(args, "players", "").split(",") if p.strip()]
     return run_local(
         config,
@@ -58,12 +57,13 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def run_discord(config: Config) -> int:
-    """Host games on Discord (not wired in yet)."""
+    """Host games on Discord with the configured token until stopped."""
     if not config.has_token:
         print("titanbot: no token: set TITANBOT_TOKEN or discord.token", file=sys.stderr)
         return 2
-    print(f"titanbot: {NOT_WIRED}", file=sys.stderr)
-    return 1
+    from bot.discord import run_bot
+
+    return run_bot(config)
 
 
 def run_local(
@@ -81,6 +81,18 @@ def run_local(
         asyncio.run(play_locally(db or config.database, players, seed=seed, out=out))
     except KeyboardInterrupt:
         print()
+    return 0
+
+
+def render_demo(outdir: Path) -> int:
+    """Write :func:`render.demo_set`'s pictures to ``outdir`` and print their paths."""
+    from render import demo_set
+
+    outdir.mkdir(parents=True, exist_ok=True)
+    for name, image in sorted(demo_set().items()):
+        path = outdir / name
+        path.write_bytes(image)
+        print(path)
     return 0
 
 

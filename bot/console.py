@@ -53,6 +53,12 @@ class Console:
         game = await self.service.game_in(LOCAL_CHANNEL)
         if game is not None:
             self.write(f"Resuming game #{game.id}.")
+            seated = [s.name for s in game.seats]
+            if players and [p.casefold() for p in players] != [s.casefold() for s in seated]:
+                self.write(
+                    f"(--players ignored: this game's seats are {', '.join(seated)}; "
+                    "`cancel` it to start another)"
+                )
             await self.say(None, "status")
             return
         if not players:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from bot.battle_text import battle_task
 from bot.narrate import listing
 from engine.game.legal import to_act
 from engine.game.state import GameState, Phase, Stage
@@ -84,7 +85,10 @@ def _task(state: GameState) -> str:
         )
     if engagement.stage is Stage.AFTERMATH:
         return "summon, reinforce or acquire after the engagement (or `decline`)"
-    return f"act in the battle in {engagement.land}"
+    battle = engagement.battle
+    if battle is None:
+        return f"act in the battle in {engagement.land}"
+    return f"{battle_task(battle)} (battle in {engagement.land}, turn {battle.turn})"
 
 
 def status_text(state: GameState) -> str:

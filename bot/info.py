@@ -1,4 +1,5 @@
-"""Information commands: help, legions, board, status, history, legal, creature, land.
+"""Information commands: help, legions, board, battle, status, history, legal, creature,
+land.
 
 They change nothing and answer the caller alone (ephemeral). Anyone may ask, seated or
 not; hidden legion contents are shown only to their owner.
@@ -8,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 
+from bot.battle_text import battle_picture, battle_text
 from bot.context import Context
 from bot.describe import lands_text, legions_text, status_text
 from bot.eventlog import events_from_text
@@ -78,6 +80,16 @@ async def board(ctx: Context, game: Game | None, args: Args) -> Replies:
     occupied = sorted({leg.land for leg in state.legions.values()})
     text = status_text(state) + "\n" + lands_text(state, occupied, game.seat_of(ctx.caller.user))
     return Replies.answer(clip(text.splitlines()), Picture(PictureKind.MASTERBOARD, state))
+
+
+async def battle(ctx: Context, game: Game | None, args: Args) -> Replies:
+    """The battle being fought: every character in words, the battleland in a picture."""
+    args.finish()
+    game, state = _started(game)
+    picture = battle_picture(state)
+    if picture is None:
+        raise IllegalAction("no battle is being fought now (`status` shows the game)")
+    return Replies.answer(clip(battle_text(state).splitlines()), picture)
 
 
 async def status(ctx: Context, game: Game | None, args: Args) -> Replies:
@@ -166,6 +178,7 @@ INFO: dict[str, InfoHandler] = {
     "help": help_,
     "legions": legions,
     "board": board,
+    "battle": battle,
     "status": status,
     "history": history,
     "legal": legal,

@@ -13,7 +13,7 @@ import logging
 from collections.abc import Callable
 from typing import Any
 
-from bot.replies import Message, Picture, PictureKind
+from bot.replies import BattleMarks, Message, Picture, PictureKind
 from engine.game.state import GameState, Stage
 
 log = logging.getLogger(__name__)
@@ -45,19 +45,26 @@ def _colour_of(state: GameState, marker: str) -> str | None:
 
 
 def _battleland(picture: Picture) -> bytes | None:
-    """The battle in progress (public to everyone, RULES §5.7)."""
+    """The battle in progress (public to everyone, RULES §5.7), its last maneuver and
+    strike highlighted."""
     draw = _function("render.battleland", "battleland_png")
     engagement = picture.state.engagement
     battle = engagement.battle if engagement is not None else None
-    if draw is None or engagement is None or engagement.stage is not Stage.BATTLE:
+    if draw is None or engagement is None or battle is None or engagement.stage is not Stage.BATTLE:
         return None
     state = picture.state
+    marks = picture.marks or BattleMarks()
     image = draw(
-        getattr(battle, "position", None),
+        battle.position,
         attacker_colour=_colour_of(state, engagement.attacker) or "Red",
         defender_colour=_colour_of(state, engagement.defender) or "Blue",
-        entry_side=engagement.entry_side,
-        turn=getattr(battle, "turn", None),
+        entry_side=battle.entry_side,
+        turn=battle.turn,
+        last_move=marks.last_move,
+        last_strike=marks.last_strike,
+        strike_result=marks.strike_result,
+        rangestrike=marks.rangestrike,
+        selected=marks.entered,
     )
     return image if isinstance(image, bytes) else None
 

@@ -9,22 +9,26 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from bot.battle_text import battle_picture
 from bot.context import Context
 from bot.describe import contents_by_seat, own_legions_text, waiting_for
 from bot.narrate import Names, narrate, private_events
 from bot.record import Game, store_action
 from bot.replies import Message, Picture, PictureKind, Replies
 from bot.syntax import Command, to_action
+from engine.battle.events import HalfTurnBegun
 from engine.errors import IllegalAction, NotYourTurn, WrongPhase
 from engine.game import actions as a
 from engine.game.apply import apply
-from engine.game.events import Event, LegionContents
+from engine.game.events import BattleBegun, Event, LegionContents
 from engine.game.legal import legal_actions
-from engine.game.state import GameState, Stage
+from engine.game.state import GameState
 
 #: Actions any seated player may send at any time (the engine says when they take effect).
 ANYTIME: tuple[type[a.Action], ...] = (a.Withdraw, a.ExpireTimeLimit)
 ANYTIME_VERBS = frozenset({"withdraw", "expire"})
+#: Events after which a battle's picture is shown even without a ping.
+BATTLE_NEWS = (BattleBegun, HalfTurnBegun)
 #: Actions that change nothing on the board: no picture with them, even with a ping.
 NO_PICTURE: set[type[a.Action]] = {a.Propose, a.NoMoreProposals, a.Withdraw}
 
@@ -72,7 +76,7 @@ def replies_after(
     """The public announcement and the private messages after an action (or the start)."""
     after = game.playing()
     names = Names(before, after)  # who held a marker when it happened
-    public = announce(game, names, seat, events, action)
+    public = announce(game, names, seat, events, action, before)
     private: dict[int, Message] = {}
     old, new = contents_by_seat(before), contents_by_seat(after)
     for player in after.players:
@@ -89,12 +93,14 @@ def replies_after(
 
 
 def announce(
-    game: Game, names: Names, seat: int | None, events: Sequence[Event], action: a.Action | None
-) -> Message:
+    game: Game, names: Names, seat: int | None, events: Sequence[Event], action: a.Action | None,
+    before: GameState | None = None,
+) -> Message:  # fmt: skip
     """What happened in words, and a ping for the next decision when it is someone else's.
 
     The board comes with the ping (one picture per decision, DISCORD.md) and at the end
-    of the game; the acting player's own run of moves is told in words only.
+    of the game; the acting player's own run of moves is told in words only. A battle's
+    picture also comes when it begins and when the phasing side changes.
     """
     state = game.playing()
     lines = narrate(events, names) or [f"{names.seat(seat)} made a private decision."]
@@ -104,15 +110,20 @@ def announce(
         lines.append(f"Waiting for **{game.name_of(waiting)}** to {task}.")
         if waiting != seat:
             mention = (game.user_of(waiting),)
-    show = (mention or state.result is not None) and type(action) not in NO_PICTURE
-    picture = board_picture(state, action) if show else None
+    pinged = (mention or state.result is not None) and type(action) not in NO_PICTURE
+    show = pinged or any(isinstance(e, BATTLE_NEWS) for e in events)
+    picture = board_picture(state, action, events, before) if show else None
     return Message("\n".join(lines), picture, mention=mention)
 
 
-def board_picture(state: GameState, action: a.Action | None) -> Picture:
-    """The masterboard (or the battleland during a battle), showing the land acted on."""
-    engagement = state.engagement
-    if engagement is not None and engagement.stage is Stage.BATTLE:
-        return Picture(PictureKind.BATTLELAND, state, land=engagement.land)
+def board_picture(
+    state: GameState, action: a.Action | None, events: Sequence[Event] = (),
+    before: GameState | None = None,
+) -> Picture:  # fmt: skip
+    """The battleland during a battle (its last maneuver and strike highlighted), else the
+    masterboard showing the land acted on."""
+    battle = battle_picture(state, events, before)
+    if battle is not None:
+        return battle
     land = getattr(action, "land", None)
     return Picture(PictureKind.MASTERBOARD, state, land=land if isinstance(land, int) else None)

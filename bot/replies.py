@@ -21,17 +21,31 @@ class PictureKind(Enum):
 
 
 @dataclass(frozen=True)
+class BattleMarks:
+    """What a battleland picture highlights: the last maneuver (``entered``: the hex of a
+    character just brought on) and the last strike with its result."""
+
+    last_move: tuple[str, str] | None = None
+    entered: str | None = None
+    last_strike: tuple[str, str] | None = None
+    strike_result: str | None = None
+    rangestrike: bool = False
+
+
+@dataclass(frozen=True)
 class Picture:
     """Which picture to draw: the renderer turns it into PNG bytes.
 
     ``viewer`` is the seat whose private knowledge the picture may show (None: public);
-    ``land`` is a land to show or highlight (the battle's land for a battleland).
+    ``land`` is a land to show or highlight (the battle's land for a battleland);
+    ``marks`` what a battleland highlights.
     """
 
     kind: PictureKind
     state: GameState
     viewer: int | None = None
     land: int | None = None
+    marks: BattleMarks | None = None
 
     @property
     def filename(self) -> str:

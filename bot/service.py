@@ -84,8 +84,7 @@ class GameService:
 
     async def execute(self, place: Place, caller: Caller, command: Command | Action) -> Replies:
         """Run a parsed command (or an engine action) under the channel's lock."""
-        lock = self._locks.setdefault(place.channel, asyncio.Lock())
-        async with lock:
+        async with self.lock(place.channel):
             ctx = Context(self.db, place, caller, self._seeds, self._snapshot_every)
             try:
                 replies = await self._dispatch(ctx, command)
@@ -99,6 +98,11 @@ class GameService:
             # The command is stored: answer in words, without pictures.
             log.exception("finishing the replies in channel %s failed", place.channel)
             return replies
+
+    def lock(self, channel: int) -> asyncio.Lock:
+        """The lock serialising ``channel``'s commands (held too by tools that change a
+        game outside :meth:`execute`, such as an organiser replacing a player)."""
+        return self._locks.setdefault(channel, asyncio.Lock())
 
     async def _dispatch(self, ctx: Context, command: Command | Action) -> Replies:
         channel = ctx.place.channel

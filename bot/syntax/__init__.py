@@ -1,5 +1,6 @@
 """The command language shared by the local console and Discord (see :mod:`.verbs`)."""
 
+from bot.syntax import battle_verbs as _battle_verbs  # noqa: F401  (registers the verbs)
 from bot.syntax.game_verbs import DONE_RESOLVERS, FORMATTERS, format_action, formatter, game_verb
 from bot.syntax.verbs import (
     VERBS,

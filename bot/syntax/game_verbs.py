@@ -13,6 +13,8 @@ from bot.syntax import words as w
 from bot.syntax.verbs import ActionReader, Verb, VerbKind, register
 from engine.errors import InvalidNotation, WrongPhase
 from engine.game import actions as a
+from engine.game.battle_actions import AcceptConcession
+from engine.game.battle_flow import battle_of
 from engine.game.state import GameState, Phase, Proposal, Role
 from engine.movement import MoveKind
 
@@ -160,7 +162,7 @@ def _format_move(action: a.Move) -> str:
     return text
 
 
-@game_verb("takeback", "takeback LEGION", "take back a move (and every later one)", "undo")
+@game_verb("takeback", "takeback LEGION", "take back a move (and every later one)")
 def _takeback(args: w.Args, state: GameState, seat: int) -> a.Action:
     marker = w.marker(args.take("the legion whose move to take back"))
     args.finish()
@@ -170,7 +172,12 @@ def _takeback(args: w.Args, state: GameState, seat: int) -> a.Action:
 FORMATTERS[a.TakeBack] = lambda action: f"takeback {action.legion}"
 
 
-@game_verb("done", "done [keep MARKER…]", "end the split, movement or muster phase", "end")
+@game_verb(
+    "done",
+    "done [keep MARKER…]",
+    "end this phase or step (split, movement, maneuver, strikes, muster) or pass a chance",
+    "end",
+)
 def _done(args: w.Args, state: GameState, seat: int) -> a.Action:
     for resolve in DONE_RESOLVERS:
         found = resolve(args, state, seat)
@@ -242,8 +249,10 @@ def _format_propose(action: a.Propose) -> str:
     return "propose " + " or ".join(format_proposal(p) for p in action.proposals)
 
 
-@game_verb("accept", "accept NUMBER", "accept your opponent's proposal")
+@game_verb("accept", "accept [NUMBER]", "accept a proposal (by number), or in battle a concession")
 def _accept(args: w.Args, state: GameState, seat: int) -> a.Action:
+    if args.peek() is None and battle_of(state) is not None:
+        return AcceptConcession()
     number = w.number(args.take("the proposal's number").lstrip("#"), "proposal number")
     args.finish()
     return a.Accept(number)
@@ -306,9 +315,9 @@ def _format_muster(action: a.Muster) -> str:
 _simple("roll", a.Roll, "end the split phase and roll for movement")
 _simple("mulligan", a.Mulligan, "reroll the movement die (first turn only)")
 _simple("flee", a.Flee, "flee with the defending legion")
-_simple("concede", a.Concede, "concede the engagement")
+_simple("concede", a.Concede, "concede the engagement (in a battle: at your own decisions)")
 _simple("nomore", a.NoMoreProposals, "declare that you make no more proposals")
 _simple("fight", a.Fight, "fight the battle out")
-_simple("decline", a.Decline, "give up the pending summon, reinforcement or acquisition")
+_simple("decline", a.Decline, "pass on a summon, reinforcement, acquisition or chance to concede")
 _simple("withdraw", a.Withdraw, "concede the whole game")
 _simple("expire", a.ExpireTimeLimit, "declare the agreed time limit expired")

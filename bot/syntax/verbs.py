@@ -112,6 +112,7 @@ _INFO = (
     ("help", "help", "this list", ("?", "commands")),
     ("legions", "legions", "your legions and what is known of the others", ()),
     ("board", "board", "the masterboard", ()),
+    ("battle", "battle", "the battle being fought: the battleland and every character", ()),
     ("status", "status", "turn, phase, scores and who must act", ()),
     ("history", "history [N]", "the last N things that happened", ("log",)),
     ("legal", "legal", "every command you may give now", ("moves",)),

@@ -11,12 +11,14 @@ import re
 import shlex
 from collections.abc import Collection
 
+from engine.battleland import check_label
 from engine.characters import CHARACTERS
 from engine.errors import InvalidNotation
 from engine.markers import COLOURS, marker_colour
 from engine.masterboard import parse_land
 
 MARKER = re.compile(r"^[A-Za-z]{2}\d\d$")
+HEX = re.compile(r"^[A-Fa-f]\d$")
 _CHARACTERS = {name.lower(): name for name in CHARACTERS} | {
     c.plural.lower(): c.name for c in CHARACTERS.values()
 }
@@ -64,6 +66,18 @@ def colour(word: str) -> str:
         choices = ", ".join(c.name for c in COLOURS)
         raise InvalidNotation(f"{word!r} is not a colour (choose from {choices})")
     return name
+
+
+def is_hex(word: str) -> bool:
+    """Whether ``word`` looks like a battleland hex label (``D4``, any case)."""
+    return bool(HEX.match(word))
+
+
+def hex_label(word: str) -> str:
+    """A battleland hex in the engine's spelling: ``d4`` → ``D4``."""
+    if not is_hex(word):
+        raise InvalidNotation(f"{word!r} is not a battleland hex (like D4)")
+    return check_label(word.upper())
 
 
 def land(word: str) -> int:

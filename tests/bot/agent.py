@@ -1,7 +1,8 @@
 """A random legal-action agent that plays through text commands (tests and benchmarks).
 
 Its choice depends only on (seed, action number), so a game interrupted and resumed in
-another process continues exactly as an uninterrupted one.
+another process continues exactly as an uninterrupted one. A *fighting* agent mostly
+avoids fleeing, negotiating and conceding, so that its games have battles.
 """
 
 from __future__ import annotations
@@ -14,10 +15,12 @@ from bot.replies import Replies
 from bot.service import GameService
 from bot.syntax import FORMATTERS, format_action
 from engine.game import actions as a
+from engine.game import battle_actions as b
 from engine.game.legal import legal_actions, to_act
 from engine.game.state import GameState
 
 SKIP = (a.Withdraw, a.TakeBack, a.UndoSplit, a.ExpireTimeLimit)
+PEACEFUL = (a.Flee, a.Concede, a.Propose, a.NoMoreProposals, a.Accept, b.ConcedeInstead)
 
 
 def user_id(channel: int, seat: int) -> int:
@@ -28,13 +31,22 @@ def caller(channel: int, seat: int) -> Caller:
     return Caller(user_id(channel, seat), f"P{seat}")
 
 
-def choose(state: GameState, seed: int, n: int) -> tuple[int, str | a.Action]:
+def pick(choices: list[a.Action], rng: random.Random, fighting: bool = False) -> a.Action:
+    """A random playable action; a fighting agent seldom chooses a peaceful one."""
+    playable = [x for x in choices if not isinstance(x, SKIP)]
+    warlike = [x for x in playable if not isinstance(x, PEACEFUL)]
+    if fighting and warlike and rng.random() < 0.97:
+        playable = warlike
+    return rng.choice(playable)
+
+
+def choose(
+    state: GameState, seed: int, n: int, fighting: bool = False
+) -> tuple[int, str | a.Action]:
     """The seat to act and its command after ``n`` actions (an action when no verb exists)."""
     seat = to_act(state)
     assert seat is not None
-    rng = random.Random(f"{seed}:{n}")
-    choices = [x for x in legal_actions(state, seat) if not isinstance(x, SKIP)]
-    action = rng.choice(choices)
+    action = pick(legal_actions(state, seat), random.Random(f"{seed}:{n}"), fighting)
     return seat, format_action(action) if type(action) in FORMATTERS else action
 
 
@@ -48,12 +60,12 @@ async def open_game(service: GameService, channel: int, players: int) -> None:
 
 
 async def step(
-    service: GameService, channel: int, seed: int
+    service: GameService, channel: int, seed: int, fighting: bool = False
 ) -> tuple[Game, str | a.Action, Replies]:
     """One agent command in ``channel``; the game before it, the command and the replies."""
     game = await service.game_in(channel)
     assert game is not None and game.state is not None
-    seat, command = choose(game.state, seed, game.n)
+    seat, command = choose(game.state, seed, game.n, fighting)
     who = caller(channel, seat)
     if isinstance(command, str):
         replies = await service.submit(Place(channel), who, command)
@@ -63,11 +75,13 @@ async def step(
     return game, command, replies
 
 
-async def play(service: GameService, channel: int, seed: int, limit: int = 100_000) -> int:
+async def play(
+    service: GameService, channel: int, seed: int, limit: int = 100_000, fighting: bool = False
+) -> int:
     """Play until the game is over (or ``limit`` commands); the commands given."""
     for count in range(limit):
         game = await service.game_in(channel)
         if game is None:
             return count
-        await step(service, channel, seed)
+        await step(service, channel, seed, fighting)
     return limit

@@ -10,7 +10,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bot.syntax import (
-    FORMATTERS,
     VERBS,
     Command,
     Verb,
@@ -24,12 +23,13 @@ from bot.syntax import (
 from bot.syntax import verbs as verbs_module
 from engine.errors import InvalidNotation, TitanError, WrongPhase
 from engine.game import actions as a
+from engine.game import battle_actions as b
 from engine.game.apply import apply
 from engine.game.legal import legal_actions, to_act
 from engine.game.setup import new_game
 from engine.game.state import GameState, Phase, Proposal, Role
 from engine.movement import MoveKind
-from tests.bot.agent import SKIP
+from tests.bot.agent import pick
 
 
 def started(players: int = 2, seed: int = 1) -> GameState:
@@ -82,7 +82,7 @@ def test_proposals_joined_by_or():
         ("roll", a.Roll()),
         ("mulligan", a.Mulligan()),
         ("takeback Bk01", a.TakeBack("Bk01")),
-        ("undo Bk01", a.TakeBack("Bk01")),
+        ("undo bk01", a.TakeBack("Bk01")),
         ("unsplit Bk02", a.UndoSplit("Bk02")),
         ("engage 104", a.Engage(104)),
         ("flee", a.Flee()),
@@ -185,22 +185,36 @@ def same_effect(state: GameState, seat: int, one: a.Action, other: a.Action) -> 
     return one == other or apply(state, seat, one)[0] == apply(state, seat, other)[0]
 
 
-@settings(max_examples=12, deadline=None)
-@given(seed=st.integers(0, 10_000), players=st.integers(2, 6))
-def test_every_legal_action_reads_back_from_its_command(seed, players):
-    """Parse/format pairs: format every legal action, read it back, same effect."""
+def round_trip_game(seed: int, players: int) -> set[type[a.Action]]:
+    """Play a random game (by an agent that would rather fight); check that every legal
+    action has a command reading back with the same effect. The action types checked."""
     state, _ = new_game([f"P{i}" for i in range(players)], seed)
     rng = random.Random(seed)
-    for _ in range(150):
+    checked: set[type[a.Action]] = set()
+    for _ in range(3_000):
         if state.result is not None:
             break
         seat = to_act(state)
         assert seat is not None
         choices = legal_actions(state, seat)
         for action in choices:
-            if type(action) not in FORMATTERS:
-                continue  # the battle's verbs are not in the language yet
             text = format_action(action)
             assert same_effect(state, seat, action, to_action(parse_command(text), state, seat))
-        playable = [x for x in choices if not isinstance(x, SKIP)]
-        state, _ = apply(state, seat, rng.choice(playable))
+            checked.add(type(action))
+        state, _ = apply(state, seat, pick(choices, rng, fighting=True))
+    return checked
+
+
+@settings(max_examples=12, deadline=None)
+@given(seed=st.integers(0, 10_000), players=st.integers(2, 6))
+def test_every_legal_action_reads_back_from_its_command(seed, players):
+    """Parse/format pairs over whole random games, battles included."""
+    round_trip_game(seed, players)
+
+
+def test_random_games_reach_the_battle_decisions():
+    checked: set[type[a.Action]] = set()
+    for seed in range(6):
+        checked |= round_trip_game(seed, 2 + seed % 2)
+    battle = {b.Maneuver, b.TakeBackManeuver, b.EndManeuver, b.Strike, b.AcceptConcession}
+    assert battle | {b.ConcedeInstead, a.Decline, a.Concede, a.Fight} <= checked

@@ -1,0 +1,92 @@
+"""The Discord bot: start-up, shut-down and running it from the configuration."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import Any
+
+import discord
+
+from bot.config import Config
+from bot.discord.admin import Admin
+from bot.discord.choices import DYNAMIC_ITEMS
+from bot.discord.commands import command_groups
+from bot.discord.errors import TitanTree
+from bot.discord.host import TitanHost
+from bot.discord.sync import sync_commands, sync_file
+from bot.pictures import Renderer, default_renderer
+from bot.service import GameService
+
+log = logging.getLogger(__name__)
+
+
+class TitanBot(TitanHost):
+    """Hosts TITAN games: slash commands, buttons, DMs, over one game database."""
+
+    def __init__(self, config: Config, *, renderer: Renderer | None = None, **options: Any) -> None:
+        options.setdefault("tree_cls", TitanTree)
+        super().__init__(config, renderer=renderer, **options)
+
+    @property
+    def dev_guild(self) -> discord.Object | None:
+        return discord.Object(self.config.dev_guild) if self.config.dev_guild else None
+
+    @property
+    def sync_scope(self) -> str:
+        guild = self.dev_guild
+        return f"guild {guild.id}" if guild is not None else "global"
+
+    async def setup_hook(self) -> None:
+        """Open the games, add the commands and buttons, and sync the commands if changed."""
+        self._service = await GameService.open(self.config.database, renderer=self.renderer)
+        await self.add_cog(Admin(self))
+        for group in command_groups():
+            self.tree.add_command(group)
+        if self.dev_guild is not None:
+            self.tree.copy_global_to(guild=self.dev_guild)
+        self.add_dynamic_items(*DYNAMIC_ITEMS)
+        try:
+            await self.sync()
+        except discord.HTTPException:
+            log.exception("syncing the commands failed: the ones registered before stay")
+
+    async def sync(self, *, force: bool = False) -> int | None:
+        """Sync the commands to the development guild, or globally (never both)."""
+        if self.application_id is None:
+            raise RuntimeError("sync needs the application id: log in first")
+        path = sync_file(self.config.database)
+        return await sync_commands(
+            self.tree, self.application_id, self.dev_guild, path, force=force
+        )
+
+    async def on_ready(self) -> None:
+        log.info("ready as %s in %d guilds", self.user, len(self.guilds))
+
+    async def close(self) -> None:
+        await super().close()
+        if self._service is not None:
+            await self._service.close()
+            self._service = None
+
+
+def run_bot(config: Config) -> int:
+    """Run the bot until it is stopped; the process exit status."""
+    discord.utils.setup_logging()
+    bot = TitanBot(config, renderer=default_renderer())
+    try:
+        asyncio.run(_run(bot, config.token))
+    except discord.LoginFailure:
+        log.error("Discord refused the token: check TITANBOT_TOKEN or discord.token")
+        return 1
+    except discord.ConnectionClosed as exc:
+        log.error("Discord closed the connection for good (code %s)", exc.code)
+        return 1
+    except KeyboardInterrupt:
+        pass
+    return 0
+
+
+async def _run(bot: TitanBot, token: str) -> None:
+    async with bot:
+        await bot.start(token.strip())

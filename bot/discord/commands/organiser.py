@@ -1,0 +1,60 @@
+"""``/titan-admin``: organiser tools, hidden from players without Manage Channels."""
+
+from __future__ import annotations
+
+import discord
+from discord import app_commands
+
+from bot.discord.choices import next_choices
+from bot.discord.deliver import deliver_command
+from bot.discord.host import TitanInteraction, caller_of, place_of
+from bot.discord.seats import abort_game, remove_player, replace_player
+from bot.replies import Replies
+
+
+async def _deliver(interaction: TitanInteraction, replies: Replies, receipt: str) -> None:
+    channel = place_of(interaction).channel
+    view = await next_choices(interaction.client.service, channel) if replies.public else None
+    await deliver_command(interaction, replies, receipt, view)
+
+
+@app_commands.guild_only()
+@app_commands.default_permissions(manage_channels=True)
+class OrganiserCommands(
+    app_commands.Group, name="titan-admin", description="Organise this channel's TITAN game"
+):
+    """Organisers replace or remove players and abort games."""
+
+    @app_commands.command(description="Give a player's seat to a substitute")
+    @app_commands.describe(player="who leaves the seat", substitute="who takes it over")
+    @app_commands.checks.has_permissions(manage_channels=True)
+    async def replace(
+        self, interaction: TitanInteraction, player: discord.User, substitute: discord.User
+    ) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        replies = await replace_player(
+            interaction.client.service,
+            place_of(interaction),
+            caller_of(interaction),
+            player.id,
+            substitute.id,
+        )
+        await _deliver(interaction, replies, f"replace {player.display_name}")
+
+    @app_commands.command(description="Remove a player (they withdraw from the game)")
+    @app_commands.checks.has_permissions(manage_channels=True)
+    async def remove(self, interaction: TitanInteraction, player: discord.User) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        service = interaction.client.service
+        replies = await remove_player(
+            service, place_of(interaction), caller_of(interaction), player.id
+        )
+        await _deliver(interaction, replies, f"remove {player.display_name}")
+
+    @app_commands.command(description="Abort this channel's game, started or not")
+    @app_commands.checks.has_permissions(manage_channels=True)
+    async def abort(self, interaction: TitanInteraction) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        service = interaction.client.service
+        replies = await abort_game(service, place_of(interaction), caller_of(interaction))
+        await _deliver(interaction, replies, "abort")

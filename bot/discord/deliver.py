@@ -1,0 +1,157 @@
+"""The service's replies sent to Discord: the caller's answer, the channel, and DMs.
+
+After a deferred slash command the (ephemeral) "thinking" response is edited into the
+caller's answer first, so the public news that follows is a *new* message: only a new
+message notifies the players it mentions. It carries the picture, pings only the players
+who must act, and is sent silently (``SUPPRESS_NOTIFICATIONS``) when nobody must act.
+Private news goes by DM; a user who refuses DMs (403, code 50007) is remembered, told once
+in the channel where to read their secrets instead, and the game goes on.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import logging
+from collections.abc import Mapping
+from typing import Any
+
+import aiohttp
+import discord
+
+from bot.discord.host import TitanInteraction, place_of
+from bot.replies import Message, Replies
+
+log = logging.getLogger(__name__)
+
+MAX_CONTENT = 2000
+DM_TIMEOUT = 10.0
+"""Seconds one DM may take before it is given up (a DM never holds a game up)."""
+DMS_CLOSED = (
+    "I cannot send you direct messages, so I will not send you private news. "
+    "Use `/titan legions` here at any time to see your legions (only you see the answer)."
+)
+
+
+def content(message: Message, prefix: str = "") -> str:
+    """The message's text, its pings first, within Discord's 2,000 characters."""
+    pings = " ".join(f"<@{user}>" for user in message.mention)
+    text = " ".join(part for part in (pings, prefix + message.text) if part)
+    return text if len(text) <= MAX_CONTENT else text[: MAX_CONTENT - 1] + "…"
+
+
+def picture(message: Message, limit: int) -> discord.File | None:
+    """The rendered picture as an attachment (None without one, or when over ``limit``)."""
+    if message.image is None or message.picture is None:
+        return None
+    if len(message.image) > limit:
+        log.warning("a %d-byte picture is over the upload limit", len(message.image))
+        return None
+    return discord.File(io.BytesIO(message.image), filename=message.picture.filename)
+
+
+def pings(message: Message) -> discord.AllowedMentions:
+    """Allow exactly the mentioned users to be pinged."""
+    users = [discord.Object(user) for user in message.mention]
+    return discord.AllowedMentions(everyone=False, roles=False, users=users, replied_user=False)
+
+
+def _extras(view: discord.ui.View | None, file: discord.File | None) -> dict[str, Any]:
+    extras: dict[str, Any] = {}
+    if view is not None:
+        extras["view"] = view
+    if file is not None:
+        extras["file"] = file
+    return extras
+
+
+async def answer(
+    interaction: TitanInteraction, message: Message, view: discord.ui.View | None = None
+) -> None:
+    """Turn the deferred response into the caller's (ephemeral) answer."""
+    file = picture(message, interaction.filesize_limit)
+    await interaction.edit_original_response(
+        content=content(message),
+        attachments=[file] if file is not None else [],
+        view=view,
+        allowed_mentions=discord.AllowedMentions.none(),
+    )
+
+
+async def tell(interaction: TitanInteraction, message: Message) -> None:
+    """A further message only the caller sees."""
+    file = picture(message, interaction.filesize_limit)
+    await interaction.followup.send(
+        content(message),
+        ephemeral=True,
+        allowed_mentions=discord.AllowedMentions.none(),
+        **_extras(None, file),
+    )
+
+
+async def publish(
+    interaction: TitanInteraction, message: Message, view: discord.ui.View | None = None
+) -> None:
+    """The channel's news: a new message with the picture, pinging who must act."""
+    file = picture(message, interaction.filesize_limit)
+    await interaction.followup.send(
+        content(message),
+        allowed_mentions=pings(message),
+        silent=message.silent,
+        **_extras(view, file),
+    )
+
+
+async def send_private(interaction: TitanInteraction, private: Mapping[int, Message]) -> None:
+    """DM each user their private news; remember and announce closed DMs (once)."""
+    channel = place_of(interaction).channel
+    for user, message in private.items():
+        if await _direct(interaction.client, user, message, channel):
+            continue
+        await interaction.client.service.set_dms_closed(user)
+        notice = Message(DMS_CLOSED, mention=(user,))
+        await publish(interaction, notice)
+        if user == interaction.user.id:
+            await tell(interaction, message)
+
+
+async def _direct(client: discord.Client, user: int, message: Message, channel: int) -> bool:
+    """Send one DM; False only when the user refuses DMs (HTTP 403)."""
+    try:
+        async with asyncio.timeout(DM_TIMEOUT):
+            dm = await client.create_dm(discord.Object(user))
+            file = picture(message, discord.utils.DEFAULT_FILE_SIZE_LIMIT_BYTES)
+            await dm.send(content(message, prefix=f"<#{channel}>: "), **_extras(None, file))
+    except discord.Forbidden:
+        return False
+    except (discord.HTTPException, aiohttp.ClientError, OSError, TimeoutError) as exc:
+        log.warning("a DM to user %s failed: %s", user, exc)
+    return True
+
+
+async def deliver_command(
+    interaction: TitanInteraction,
+    replies: Replies,
+    receipt: str,
+    view: discord.ui.View | None = None,
+) -> None:
+    """A deferred slash command's replies: the answer, then the news, then DMs."""
+    await answer(interaction, replies.ephemeral or Message(f"✓ `{receipt}`"))
+    if replies.public is not None:
+        await publish(interaction, replies.public, view)
+    await send_private(interaction, replies.private)
+
+
+async def deliver_choice(
+    interaction: TitanInteraction, replies: Replies, view: discord.ui.View | None = None
+) -> None:
+    """A clicked choice's replies: a refusal only to the clicker; after a success the
+    used choices leave the clicked message, then the news and DMs follow."""
+    if replies.public is None:
+        await tell(interaction, replies.ephemeral or Message("Nothing happened."))
+        return
+    await interaction.edit_original_response(view=None)
+    await publish(interaction, replies.public, view)
+    if replies.ephemeral is not None:
+        await tell(interaction, replies.ephemeral)
+    await send_private(interaction, replies.private)

@@ -1,0 +1,60 @@
+"""The bot as its commands see it: the configuration and the game service.
+
+:class:`TitanHost` is the ``commands.Bot`` base that command groups, buttons and the
+error handler reach through ``interaction.client``; :mod:`bot.discord.client` adds the
+start-up. Keeping it apart lets those modules import it without an import cycle.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+from discord.ext import commands
+
+from bot.config import Config
+from bot.context import Caller, Place
+from bot.pictures import Renderer
+from bot.service import GameService
+
+
+class TitanHost(commands.Bot):
+    """A Discord bot hosting TITAN games through one :class:`GameService`."""
+
+    def __init__(self, config: Config, *, renderer: Renderer | None = None, **options: Any) -> None:
+        options.setdefault("intents", discord.Intents.default())
+        options.setdefault("allowed_mentions", discord.AllowedMentions.none())
+        super().__init__(command_prefix=commands.when_mentioned, help_command=None, **options)
+        self.config = config
+        self.renderer = renderer
+        self._service: GameService | None = None
+
+    @property
+    def service(self) -> GameService:
+        """The game service (open from :meth:`setup_hook` until :meth:`close`)."""
+        if self._service is None:
+            raise RuntimeError("the game service is not open yet")
+        return self._service
+
+
+TitanInteraction = discord.Interaction[TitanHost]
+
+
+def place_of(interaction: discord.Interaction[Any]) -> Place:
+    """The channel (one game per channel) and guild an interaction comes from."""
+    channel = interaction.channel_id
+    if channel is None:
+        raise RuntimeError("an interaction without a channel")
+    return Place(channel, interaction.guild_id)
+
+
+def is_organiser(interaction: discord.Interaction[Any]) -> bool:
+    """Whether the user may organise games here (Manage Channels, or an administrator)."""
+    permissions = interaction.permissions
+    return permissions.manage_channels or permissions.administrator
+
+
+def caller_of(interaction: discord.Interaction[Any]) -> Caller:
+    """Who acts: the user, their display name, and whether they are an organiser."""
+    user = interaction.user
+    return Caller(user.id, user.display_name, organiser=is_organiser(interaction))

@@ -1,0 +1,96 @@
+"""Fixtures: nothing reaches Discord; a fake Discord; the real bot running against it."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import io
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import discord
+import pytest
+import yarl
+from PIL import Image
+
+from bot.config import Config
+from bot.discord import TitanBot
+from bot.replies import Picture
+from tests.bot.discord.fake import FakeDiscord
+
+START_TIMEOUT = 5.0
+
+
+@pytest.fixture
+async def fake(monkeypatch: pytest.MonkeyPatch, offline: None) -> AsyncIterator[FakeDiscord]:
+    """A running fake Discord that discord.py talks to."""
+    server = FakeDiscord()
+    await server.start()
+    monkeypatch.setattr(discord.http.Route, "BASE", server.base)
+    monkeypatch.setattr(
+        discord.gateway.DiscordWebSocket, "DEFAULT_GATEWAY", yarl.URL(server.gateway)
+    )
+    try:
+        yield server
+    finally:
+        await server.stop()
+
+
+def tiny_png(picture: Picture) -> bytes:
+    """A real (small) PNG standing in for the renderer's pictures."""
+    out = io.BytesIO()
+    Image.new("RGB", (8, 8), (120, 80, 40)).save(out, format="PNG")
+    return out.getvalue()
+
+
+class Running:
+    """The bot running against the fake, in a task of the test's event loop."""
+
+    def __init__(self, bot: TitanBot, task: asyncio.Task[None]) -> None:
+        self.bot = bot
+        self.task = task
+
+    async def stop(self) -> None:
+        await self.bot.close()
+        with contextlib.suppress(asyncio.CancelledError):
+            await asyncio.wait_for(self.task, START_TIMEOUT)
+
+
+async def start_bot(fake: FakeDiscord, database: Path, **config: object) -> Running:
+    """Start a :class:`TitanBot` on ``database`` and wait until it is ready."""
+    settings = Config(token=fake.token, database=database, **config)  # type: ignore[arg-type]
+    bot = TitanBot(settings, renderer=tiny_png, guild_ready_timeout=0.05)
+    task = asyncio.create_task(bot.start(fake.token))
+    ready = asyncio.create_task(bot.wait_until_ready())
+    done, _ = await asyncio.wait(
+        {task, ready}, timeout=START_TIMEOUT, return_when="FIRST_COMPLETED"
+    )
+    if ready not in done:
+        ready.cancel()
+        await bot.close()
+        if task in done:
+            task.result()
+        raise AssertionError("the bot did not get ready")
+    return Running(bot, task)
+
+
+def mistakes(fake: FakeDiscord) -> list[str]:
+    """The bot's requests the fake refused, except closed DMs (which the bot expects)."""
+    return [
+        f"{r.method} {r.path}: {r.status} {r.answer}"
+        for r in fake.rejected
+        if not (r.status == 403 and r.answer.get("code") == 50007)
+    ]
+
+
+@pytest.fixture
+async def titan(fake: FakeDiscord, tmp_path: Path) -> AsyncIterator[Running]:
+    """The bot, started and ready, over a fresh database; stopped after the test, which
+    fails if the bot made a request the fake refused (late or double acknowledgement,
+    an unknown route, a file too large)."""
+    running = await start_bot(fake, tmp_path / "games.sqlite3")
+    try:
+        yield running
+    finally:
+        await running.stop()
+    assert mistakes(fake) == []

@@ -1,0 +1,77 @@
+"""Buttons: they survive a restart, refuse politely when stale, never acknowledge twice."""
+
+from __future__ import annotations
+
+from bot.discord.choices import choices_view
+from tests.bot.discord.conftest import mistakes, start_bot
+from tests.bot.discord.fake import Sent
+from tests.bot.discord.helpers import ANN, BOB, button, click, command, handled, open_game
+
+
+async def test_a_button_works_after_a_restart(fake, tmp_path):
+    database = tmp_path / "games.sqlite3"
+    first = await start_bot(fake, database)
+    try:
+        news = await open_game(fake)
+    finally:
+        await first.stop()
+    second = await start_bot(fake, database)
+    try:
+        chooser = news.notified[0]
+        clicked = await click(fake, chooser, news, button(news, "colour Red"))
+        assert clicked.ack == 6  # deferred without a visible "thinking"
+        [public] = fake.public(clicked)
+        assert "takes Red" in public.content
+        assert news.components == []  # the used choices left the clicked message
+        assert any("Rd01" in dm.content for dm in fake.dms_to(chooser))
+    finally:
+        await second.stop()
+    assert mistakes(fake) == []
+
+
+async def test_a_stale_button_is_refused_to_the_clicker_alone(fake, titan):
+    news = await open_game(fake)
+    chooser = news.notified[0]
+    await command(fake, chooser, "titan", "turn", "colour", colour="Red")
+    stale = await click(fake, chooser, news, button(news, "colour Blue"))
+    [answer] = fake.sent_for(stale)
+    assert answer.ephemeral and "out of date" in answer.content
+    assert news.components != []  # a refused click changes nothing
+
+
+async def test_a_button_of_someone_else_s_decision_is_refused(fake, titan):
+    news = await open_game(fake)
+    other = ANN if news.notified[0] == BOB else BOB
+    refused = await click(fake, other, news, button(news, "colour Red"))
+    [answer] = fake.sent_for(refused)
+    assert answer.ephemeral and "not your turn" in answer.content
+
+
+async def test_every_interaction_is_acknowledged_exactly_once(fake, titan):
+    news = await open_game(fake)
+    chooser = news.notified[0]
+    first = await click(fake, chooser, news, button(news, "colour Red"))
+    [after] = fake.public(first)
+    second = after.notified[0]
+    double = await fake.click(second, after, after.custom_ids()[0])
+    again = await fake.click(second, after, after.custom_ids()[0])  # a double click
+    await handled(fake, double)
+    await handled(fake, again)
+    callbacks = fake.paths("POST", r"interactions/\d+/[^/]+/callback")
+    assert len(callbacks) == len(fake.interactions)
+    assert [r for r in fake.rejected if r.body and r.status == 400] == []
+    answers = fake.sent_for(double) + fake.sent_for(again)
+    assert sum(not m.ephemeral for m in answers) == 1  # one click counted, one refused
+
+
+async def test_a_menu_choice_runs_its_command(fake, titan):
+    news = await open_game(fake)
+    chooser = news.notified[0]
+    view = choices_view(
+        1, 0, [f"colour {c}" for c in ("Red", "Blue")] + [f"x{n}" for n in range(20)]
+    )
+    menu = Sent(fake.next_id(), news.channel, "choose", components=view.to_components())
+    fake.messages[menu.id] = menu
+    [menu_id] = menu.custom_ids()
+    picked = await handled(fake, await fake.click(chooser, menu, menu_id, values=["colour Blue"]))
+    assert "takes Blue" in fake.public(picked)[0].content

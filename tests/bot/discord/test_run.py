@@ -1,0 +1,48 @@
+"""``titanbot run``: the configured token, default intents, and a clean exit on refusal."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import AsyncIterator
+
+import discord
+
+from bot.cli import main
+
+
+@contextlib.asynccontextmanager
+async def titanbot_run(monkeypatch, tmp_path, token: str) -> AsyncIterator[asyncio.Future[int]]:
+    """``titanbot run`` in a worker thread (its own event loop), root logging restored."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("TITANBOT_TOKEN", token)
+    monkeypatch.setenv("TITANBOT_DATABASE", str(tmp_path / "games.sqlite3"))
+    root = logging.getLogger()
+    handlers, level = list(root.handlers), root.level
+    running = asyncio.ensure_future(asyncio.to_thread(main, ["run"]))
+    try:
+        yield running
+    finally:
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(running, 10)
+        root.handlers[:] = handlers
+        root.setLevel(level)
+
+
+async def test_run_logs_in_with_the_configured_token_and_default_intents(
+    fake, monkeypatch, tmp_path
+):
+    async with titanbot_run(monkeypatch, tmp_path, fake.token) as running:
+        await fake.wait_for(lambda: fake.identified, timeout=10)
+        [identify] = fake.identified
+        assert identify["intents"] == discord.Intents.default().value
+        await fake.drop(4004)  # Discord ends the session: the bot stops
+        assert await asyncio.wait_for(running, 10) == 1
+
+
+async def test_run_exits_when_discord_refuses_the_token(fake, monkeypatch, tmp_path):
+    async with titanbot_run(monkeypatch, tmp_path, "not-the-token") as running:
+        assert await asyncio.wait_for(running, 10) == 1
+    [login] = fake.paths("GET", r"users/@me$")
+    assert login.status == 401

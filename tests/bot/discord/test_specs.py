@@ -1,0 +1,97 @@
+"""Slash options → command lines, legal choices and ambiguity (no Discord involved)."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.context import Place
+from bot.discord import specs as s
+from bot.discord.choices import NOT_OFFERED, choices_view, offered
+from bot.syntax import parse_command
+from engine.game import actions as a
+from engine.game import battle_actions as b
+from engine.game.legal import to_act
+from engine.movement import MoveKind
+from tests.bot.agent import caller, open_game
+
+MOVES = [
+    a.Move("Bk01", 104, None, 1),
+    a.Move("Bk01", 104, None, 3),
+    a.Move("Bk01", 7, None, None),
+    a.Move("Bk01", 300, MoveKind.TOWER_TELEPORT),
+    a.Move("Bk02", 108),
+    a.EndMovement(),
+]
+
+
+@pytest.mark.parametrize(
+    ("spec", "values", "text"),
+    [
+        (s.MOVE, {"legion": "Bk01", "land": "104", "side": "3"}, "move Bk01 104 side 3"),
+        (
+            s.MOVE,
+            {"legion": "bk01", "land": "1", "teleport": "titan"},
+            "move bk01 1 teleport titan",
+        ),
+        (s.SPLIT, {"legion": "Bk01", "characters": "Ogre  Ogre"}, "split Bk01 Ogre Ogre"),
+        (s.NEW, {"players": 3, "record_keeping": True}, "new players 3 record_keeping"),
+        (s.NEW, {"players": None, "time_limit": False}, "new"),
+        (s.JOIN, {"name": "Big Al"}, "join Big Al"),
+        (s.STRIKE, {"striker": "D4", "target": "E5", "strike_number": "5"}, "strike D4 E5 sn 5"),
+        (s.ADD, {"user": "<@5>", "name": None}, "add '<@5>'"),
+    ],
+)
+def test_options_become_a_command_line_of_the_shared_language(spec, values, text):
+    assert spec.text(values) == text
+    parse_command(text)
+
+
+def test_words_cannot_smuggle_extra_words_in():
+    text = s.TAKEBACK.text({"legion": "Bk01 side 5"})
+    assert parse_command(text).words == ("Bk01 side 5",)
+
+
+def test_suggestions_follow_the_other_options_and_the_typed_prefix():
+    assert s.suggestions(s.MOVE, "legion", MOVES, {}, "") == ["Bk01", "Bk02"]
+    assert s.suggestions(s.MOVE, "land", MOVES, {"legion": "bk01"}, "") == ["104", "7", "300"]
+    assert s.suggestions(s.MOVE, "land", MOVES, {"legion": "Bk01"}, "10") == ["104"]
+    assert s.suggestions(s.MOVE, "land", MOVES, {"legion": "Bk01"}, "0") == ["104", "300"]
+    assert s.suggestions(s.MOVE, "side", MOVES, {"legion": "Bk01", "land": "104"}, "") == ["1", "3"]
+    assert s.suggestions(s.MOVE, "teleport", MOVES, {"legion": "Bk01"}, "") == ["tower"]
+    many = [a.Engage(land) for land in range(1, 40)]
+    assert len(s.suggestions(s.ENGAGE, "land", many, {}, "")) == s.MAX_CHOICES
+
+
+def test_a_command_is_ambiguous_only_when_no_reading_is_the_default():
+    assert s.ambiguity(s.MOVE, MOVES, {"legion": "Bk01", "land": "104"}) == MOVES[:2]
+    assert s.ambiguity(s.MOVE, MOVES, {"legion": "Bk01", "land": "104", "side": "3"}) == []
+    assert s.ambiguity(s.MOVE, MOVES, {"legion": "Bk01", "land": "7"}) == []
+    strikes = [b.Strike("D4", "E5"), b.Strike("D4", "E5", 2, None), b.Strike("D4", "E5", None, 5)]
+    assert s.ambiguity(s.STRIKE, strikes, {"striker": "D4", "target": "E5"}) == []
+
+
+def test_moves_and_maneuvers_are_left_to_commands():
+    assert {a.Move, a.Split, b.Maneuver, a.Withdraw} <= set(NOT_OFFERED)
+
+
+def test_choices_are_buttons_for_up_to_twenty_a_menu_up_to_twenty_five():
+    verbs = [f"engage {n}" for n in range(1, 30)]
+    assert len(choices_view(1, 9, verbs[:20]).children) == 20
+    [menu] = choices_view(1, 9, verbs[:25]).children
+    assert menu.custom_id == "titan:1:pick:9"
+    assert choices_view(1, 9, verbs) is None
+    assert choices_view(1, 9, []) is None
+
+
+async def test_offered_choices_come_from_the_legal_actions_of_who_must_act(service):
+    await open_game(service, 9, 2)
+    game = await service.game_in(9)
+    assert offered(game) == [
+        f"colour {c}" for c in ("Black", "Blue", "Brown", "Gold", "Green", "Red")
+    ]
+    for _ in range(2):
+        seat = to_act(game.state)
+        await service.submit(Place(9), caller(9, seat), offered(game)[0])
+        game = await service.game_in(9)
+    # The first turn starts with a split, left to `/titan turn split`: nothing short.
+    assert offered(game) == []
