@@ -20,6 +20,7 @@ from engine.movement import MoveKind
 from render.battleland import battleland_png
 from render.legions import legion_card_png, legions_sheet_png, public_legion_png
 from render.masterboard import masterboard_png
+from render.seeded import battles, midgame
 
 PLAYERS = ("Ann", "Bob", "Cyd", "Dee")
 COLOURS = ("Red", "Blue", "Gold", "Black")
@@ -67,23 +68,39 @@ def _colour_name(marker: str) -> str:
     return {"Rd": "Red", "Bu": "Blue", "Gd": "Gold", "Bk": "Black"}[marker[:2]]
 
 
-def demo_set() -> dict[str, bytes]:
-    """Name (``masterboard.png`` …) → PNG bytes for every kind of picture."""
-    state = demo_state()
+def demo_set(seed: int = 1) -> dict[str, bytes]:
+    """Name (``masterboard.png`` …) → PNG bytes for every kind of picture, drawn from
+    seeded games: the middle of one game, and a battle in progress on every battleland."""
+    state = midgame(seed)
     pictures = {"masterboard.png": masterboard_png(state)}
-    mover = state.legion("Rd02")
-    lands = {option.destination for option in move_options(state, mover)}
-    pictures["masterboard-reachable.png"] = masterboard_png(state, reachable=lands, selected="Rd02")
-    for terrain in BATTLELANDS:
-        pictures[f"battleland-{terrain.lower()}.png"] = _demo_battle(terrain)
-    red = state.legion("Rd01")
+    mover = next(
+        (leg for leg in sorted(state.legions_of(state.active), key=lambda leg: leg.marker)
+         if move_options(state, leg)),
+        None,
+    )  # fmt: skip
+    if mover is not None:
+        lands = {option.destination for option in move_options(state, mover)}
+        pictures["masterboard-reachable.png"] = masterboard_png(
+            state, reachable=lands, selected=mover.marker
+        )
+    for terrain, shot in sorted(battles(seed).items()):
+        pictures[f"battleland-{terrain.lower()}.png"] = battleland_png(
+            shot.position,
+            attacker_colour=shot.attacker_colour,
+            defender_colour=shot.defender_colour,
+            entry_side=shot.entry_side,
+            turn=shot.turn,
+        )
+    owner = state.player(state.active)
+    legion = max(state.legions_of(owner.seat), key=lambda leg: (leg.height, leg.marker))
+    colour, score = owner.colour or "Red", owner.score
     pictures["legion-card.png"] = legion_card_png(
-        red.marker, red.characters, colour="Red", score=412, land=red.land
+        legion.marker, legion.characters, colour=colour, score=score, land=legion.land
     )
     pictures["legion-public.png"] = public_legion_png(
-        red.marker, red.height, red.revealed, colour="Red", score=412, land=red.land
+        legion.marker, legion.height, legion.revealed, colour=colour, score=score, land=legion.land
     )
-    pictures["my-legions.png"] = legions_sheet_png(state, 0)
+    pictures["my-legions.png"] = legions_sheet_png(state, owner.seat)
     return pictures
 
 
