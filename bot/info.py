@@ -98,7 +98,9 @@ async def status(ctx: Context, game: Game | None, args: Args) -> Replies:
         return Replies.answer("There is no game in this channel: open one with `new`.")
     if game.row.status is Status.LOBBY:
         settings = game.settings
-        seats = "\n".join(f"  {s.seat + 1}. {s.name}" for s in game.seats)
+        seats = "\n".join(
+            f"  {s.seat + 1}. {s.name}{' (AI)' if s.is_ai else ''}" for s in game.seats
+        )
         text = (
             f"Game #{game.id} is forming ({len(game.seats)} of {settings.players} seats; "
             f"record keeping {'on' if settings.record_keeping else 'off'}, "

@@ -1,7 +1,8 @@
-"""The lobby: open a game in a channel, join, leave, add seats, start, cancel.
+"""The lobby: open a game in a channel, join, leave, add seats (AI seats too), start, cancel.
 
 Seats are numbered in joining order; they become the engine's seats at the start, when
-the seed is drawn and stored with the initial snapshot.
+the seed is drawn and stored with the initial snapshot. A lobby left without a human
+seat closes.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from bot.play import replies_after
 from bot.record import MAX_PLAYERS, MIN_PLAYERS, Game, Settings, encode_state, initial_state
 from bot.replies import Message, Replies
 from bot.storage import SeatRow, Status
+from bot.storage.games import ai_user
 from bot.storage import games as rows
 from bot.syntax import Args
 from bot.syntax.words import number
@@ -103,6 +105,17 @@ async def add(ctx: Context, game: Game | None, args: Args) -> Replies:
     return await _seat(ctx, lobby, user, name)
 
 
+async def add_ai(ctx: Context, game: Game | None, args: Args) -> Replies:
+    """The host seats an AI player: ``addai [NAME]`` (it plays through ``choose_action``)."""
+    lobby = _open_lobby(game)
+    _require_host(ctx, lobby)
+    taken = {s.user for s in lobby.seats}
+    user = next(ai_user(k) for k in range(1, MAX_PLAYERS + 2) if ai_user(k) not in taken)
+    names = {s.name.casefold() for s in lobby.seats}
+    default = next(f"Bot {k}" for k in range(1, MAX_PLAYERS + 2) if f"bot {k}" not in names)
+    return await _seat(ctx, lobby, user, " ".join(args.until(())) or default)
+
+
 async def _seat(ctx: Context, lobby: Game, user: int, name: str) -> Replies:
     if lobby.seat_of(user) is not None:
         raise IllegalAction("that user has a seat already")
@@ -110,9 +123,11 @@ async def _seat(ctx: Context, lobby: Game, user: int, name: str) -> Replies:
     if len(lobby.seats) >= settings.players:
         raise IllegalAction(f"the game is full ({settings.players} players)")
     name = _check_name(lobby, name)
-    seats = [*lobby.seats, SeatRow(len(lobby.seats), user, name)]
+    seat = SeatRow(len(lobby.seats), user, name)
+    seats = [*lobby.seats, seat]
     await _save_seats(ctx, lobby, seats, settings)
-    return Replies(public=Message(f"**{name}** takes seat {len(seats)} of {settings.players}."))
+    who = f"**{name}** (AI)" if seat.is_ai else f"**{name}**"
+    return Replies(public=Message(f"{who} takes seat {len(seats)} of {settings.players}."))
 
 
 async def leave(ctx: Context, game: Game | None, args: Args) -> Replies:
@@ -124,13 +139,14 @@ async def leave(ctx: Context, game: Game | None, args: Args) -> Replies:
         raise IllegalAction("you have no seat in this game")
     seats = [s for s in lobby.seats if s.seat != seat]
     name = lobby.name_of(seat)
-    if not seats:
+    humans = [s for s in seats if not s.is_ai]
+    if not humans:
         async with ctx.db.transaction() as db:
             await rows.update_game(db, lobby.id, Status.CANCELLED)
-        return Replies(public=Message(f"**{name}** left; the empty game is closed."))
+        return Replies(public=Message(f"**{name}** left; the game without players is closed."))
     settings = lobby.settings
     if settings.host == ctx.caller.user:
-        settings = replace(settings, host=seats[0].user)
+        settings = replace(settings, host=humans[0].user)
     await _save_seats(ctx, lobby, seats, settings)
     host = next(s.name for s in seats if s.user == settings.host)
     return Replies(public=Message(f"**{name}** left the game. The host is {host}."))
@@ -171,6 +187,7 @@ LOBBY: dict[str, LobbyHandler] = {
     "new": new,
     "join": join,
     "add": add,
+    "addai": add_ai,
     "leave": leave,
     "start": start,
     "cancel": cancel,

@@ -87,7 +87,7 @@ def replies_after(
         lines = narrate(mine, names, player.seat)
         if changed:
             lines.append(own_legions_text(after, player.seat))
-        if lines:
+        if lines and not game.is_ai(player.seat):
             private[game.user_of(player.seat)] = Message("\n".join(lines))
     return Replies(public=public, private=private)
 
@@ -99,7 +99,8 @@ def announce(
     """What happened in words, and a ping for the next decision when it is someone else's.
 
     The board comes with the ping (one picture per decision, DISCORD.md) and at the end
-    of the game; the acting player's own run of moves is told in words only. A battle's
+    of the game; the acting player's own run of moves is told in words only. AI seats are
+    never pinged (nor sent private news). A battle's
     picture also comes when it begins and when the phasing side changes.
     """
     state = game.playing()
@@ -108,7 +109,7 @@ def announce(
     mention: tuple[int, ...] = ()
     if waiting is not None:
         lines.append(f"Waiting for **{game.name_of(waiting)}** to {task}.")
-        if waiting != seat:
+        if waiting != seat and not game.is_ai(waiting):
             mention = (game.user_of(waiting),)
     pinged = (mention or state.result is not None) and type(action) not in NO_PICTURE
     show = pinged or any(isinstance(e, BATTLE_NEWS) for e in events)

@@ -77,6 +77,10 @@ class Game:
     def name_of(self, seat: int) -> str:
         return next(s.name for s in self.seats if s.seat == seat)
 
+    def is_ai(self, seat: int) -> bool:
+        """Whether the computer plays ``seat`` (an AI seat)."""
+        return any(s.is_ai for s in self.seats if s.seat == seat)
+
     def playing(self) -> GameState:
         """The engine state; :class:`IllegalAction` while in the lobby."""
         if self.state is None:

@@ -45,11 +45,23 @@ class GameRow:
 
 @dataclass(frozen=True)
 class SeatRow:
-    """A seat: engine seat number, Discord user id and the player's name."""
+    """A seat: engine seat number, Discord user id and the player's name.
+
+    An AI seat has a reserved user id below zero (Discord's ids are above zero).
+    """
 
     seat: int
     user: int
     name: str
+
+    @property
+    def is_ai(self) -> bool:
+        return self.user < 0
+
+
+def ai_user(number: int) -> int:
+    """The reserved user id of a game's AI seat ``number`` (1, 2, …)."""
+    return -number
 
 
 @dataclass(frozen=True)

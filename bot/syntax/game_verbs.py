@@ -11,11 +11,12 @@ from typing import Any, TypeVar
 
 from bot.syntax import words as w
 from bot.syntax.verbs import ActionReader, Verb, VerbKind, register
+from engine.battle.position import Side
 from engine.errors import InvalidNotation, WrongPhase
 from engine.game import actions as a
 from engine.game.battle_actions import AcceptConcession
 from engine.game.battle_flow import battle_of
-from engine.game.state import GameState, Phase, Proposal, Role
+from engine.game.state import GameState, Phase, Proposal
 from engine.movement import MoveKind
 
 A = TypeVar("A", bound=a.Action)
@@ -25,7 +26,7 @@ DONE_RESOLVERS: list[DoneResolver] = []
 """Readers of ``done`` for other decisions (the battle's phases), tried in order."""
 
 _TELEPORTS = {"tower": MoveKind.TOWER_TELEPORT, "titan": MoveKind.TITAN_TELEPORT}
-_ROLES = {"attacker": Role.ATTACKER, "defender": Role.DEFENDER, "both": None}
+_ROLES = {"attacker": Side.ATTACKER, "defender": Side.DEFENDER, "both": None}
 
 
 def formatter(action_type: type[A]) -> Callable[[Callable[[A], str]], Callable[[A], str]]:

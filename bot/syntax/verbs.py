@@ -105,6 +105,7 @@ _LOBBY = (
     ("join", "join [NAME]", "take a seat in the game being formed"),
     ("leave", "leave", "give up your seat before the start"),
     ("add", "add USER [NAME]", "seat another user (the host)"),
+    ("addai", "addai [NAME]", "seat an AI player (the host)"),
     ("start", "start", "start the game (the host; 2 seats or more)"),
     ("cancel", "cancel", "cancel this channel's game (the host)"),
 )

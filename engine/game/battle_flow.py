@@ -24,16 +24,8 @@ from engine.game.common import Step, add_revealed, contents, sort_names, take_fr
 from engine.game.engaging import eliminators
 from engine.game.events import BattleBegun, Event, Mustered, Revealed
 from engine.game.outcome import Outcome, conclude, marker_of
-from engine.game.state import GameState, Role, Stage
+from engine.game.state import GameState, Stage
 from engine.masterboard import land as land_of
-
-
-def side_of(role: Role) -> Side:
-    return Side(role.value)
-
-
-def role_of(side: Side) -> Role:
-    return Role(side.value)
 
 
 def battle_of(state: GameState) -> Battle | None:
@@ -68,7 +60,7 @@ def begin_battle(state: GameState) -> Step:
     engagement = state.engagement
     assert engagement is not None
     terrain = land_of(engagement.land).terrain
-    legions = {side_of(role): state.legion(marker_of(state, role)) for role in Role}
+    legions = {role: state.legion(marker_of(state, role)) for role in Side}
     battle = new_battle(
         terrain,
         engagement.entry_side,
@@ -130,7 +122,7 @@ def _remove_casualties(state: GameState, fallen: Sequence[Casualty]) -> GameStat
     """The slain leave their legion as they leave the board (step 6, RULES §8.4), so a
     legion never lists more than its living characters."""
     for casualty in fallen:
-        legion = state.legion(marker_of(state, role_of(casualty.side)))
+        legion = state.legion(marker_of(state, casualty.side))
         left = list(legion.characters)
         left.remove(casualty.name)
         state = state.with_legion(add_revealed(replace(legion, characters=tuple(left)), ()))
@@ -160,13 +152,11 @@ def _how(kind: EndKind) -> str:
 def _conclude(state: GameState, battle: Battle) -> Step:
     """The battle's verdict as the engagement's outcome (RULES §11.3, §11.4)."""
     found = verdict(battle)
-    slain = {role_of(side): names for side, names in found.slain.items()}
-    gone = {
-        role_of(side): tuple(c.name for c in battle.casualties if c.side is side) for side in Side
-    }
+    slain = {side: names for side, names in found.slain.items()}
+    gone = {side: tuple(c.name for c in battle.casualties if c.side is side) for side in Side}
     outcome = Outcome(
         _how(found.kind),
-        role_of(found.winner) if found.winner is not None else None,
+        found.winner if found.winner is not None else None,
         slain,
         points=found.points,
         may_summon=found.may_summon,
@@ -177,10 +167,10 @@ def _conclude(state: GameState, battle: Battle) -> Step:
     return conclude(state, outcome)
 
 
-def concede_battle(state: GameState, role: Role) -> Step:
+def concede_battle(state: GameState, role: Side) -> Step:
     """``role`` concedes the battle in progress outright, as when its player withdraws
     from the game (RULES §5.8, §12.4)."""
     battle = battle_of(state)
     assert battle is not None
-    battle, events = concede(battle, side_of(role))
+    battle, events = concede(battle, role)
     return settle(state, battle, events)

@@ -15,7 +15,7 @@ from engine.battle.striking import due_strikers, rangestrike_options, strike_opt
 from engine.battle.turn import reinforcement_options, summon_options
 from engine.game import actions as a
 from engine.game import battle_actions as b
-from engine.game.battle_flow import battle_of, role_of, supplies
+from engine.game.battle_flow import battle_of, supplies
 from engine.game.outcome import owner_of
 from engine.game.state import GameState
 
@@ -25,7 +25,7 @@ def battle_seat(state: GameState) -> int | None:
     battle = battle_of(state)
     if battle is None or battle.decider is None:
         return None
-    return owner_of(state, role_of(battle.decider))
+    return owner_of(state, battle.decider)
 
 
 def battle_actions(state: GameState, seat: int) -> list[a.Action]:
@@ -33,7 +33,7 @@ def battle_actions(state: GameState, seat: int) -> list[a.Action]:
     battle = battle_of(state)
     if battle is None:
         return []
-    sides = [side for side in Side if owner_of(state, role_of(side)) == seat]
+    sides = [side for side in Side if owner_of(state, side) == seat]
     if not sides:
         return []
     side = sides[0]

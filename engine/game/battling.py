@@ -20,18 +20,18 @@ from engine.errors import NotYourTurn, WrongPhase
 from engine.game import actions as a
 from engine.game import battle_actions as b
 from engine.game.aftermath import decline, reinforce, summon
-from engine.game.battle_flow import battle_of, roll, roll_off, settle, side_of, supplies
+from engine.game.battle_flow import battle_of, roll, roll_off, settle, supplies
 from engine.game.common import Step, require_phase
 from engine.game.engaging import concede
 from engine.game.outcome import owner_of
-from engine.game.state import GameState, Phase, Role
+from engine.game.state import GameState, Phase
 
 
 def seat_side(state: GameState, seat: int) -> Side | None:
     """The side ``seat`` fights for in the battle in progress, if any."""
-    for role in Role:
+    for role in Side:
         if owner_of(state, role) == seat:
-            return side_of(role)
+            return role
     return None
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import replace
 
+from engine.battle.position import Side
 from engine.characters import TITAN
 from engine.errors import IllegalEngagement, NotYourTurn
 from engine.game.actions import Accept, Concede, Engage, Fight, Flee, NoMoreProposals, Propose
@@ -28,7 +29,7 @@ from engine.game.events import (
 )
 from engine.game.moving import pending_engagements
 from engine.game.outcome import Outcome, conclude, marker_of, owner_of
-from engine.game.state import Engagement, GameState, OfferedProposal, Phase, Proposal, Role, Stage
+from engine.game.state import Engagement, GameState, OfferedProposal, Phase, Proposal, Stage
 
 
 def engage(state: GameState, seat: int, action: Engage) -> Step:
@@ -56,12 +57,12 @@ def engage(state: GameState, seat: int, action: Engage) -> Step:
         Revealed(defender.marker, defender.characters, "engagement", audience=both),
     ]
     if state.player(defender.owner).withdrawing:
-        state, more = concede_engagement(state, Role.DEFENDER)
+        state, more = concede_engagement(state, Side.DEFENDER)
         events += more
     return state, events
 
 
-def negotiating(state: GameState, seat: int, doing: str) -> tuple[Engagement, Role]:
+def negotiating(state: GameState, seat: int, doing: str) -> tuple[Engagement, Side]:
     """The engagement in negotiation and the side ``seat`` acts for, or an error."""
     require_phase(state, Phase.ENGAGE, doing=doing)
     engagement = state.engagement
@@ -77,15 +78,15 @@ def flee(state: GameState, seat: int, action: Flee) -> Step:
     """The defender flees: eliminated, half points to the attacker (RULES §5.3)."""
     engagement, role = negotiating(state, seat, "flee")
     defender = state.legion(engagement.defender)
-    if role is not Role.DEFENDER or not engagement.may_flee:
+    if role is not Side.DEFENDER or not engagement.may_flee:
         raise IllegalEngagement("only the defender may flee, as his first decision (RULES §5.3)")
     if defender.has_lord:
         raise IllegalEngagement(f"{defender.marker} holds a lord and may not flee (RULES §5.3)")
     points = value_of(state, defender.owner, defender.characters) // 2
     outcome = Outcome(
         "flee",
-        Role.ATTACKER,
-        {Role.ATTACKER: (), Role.DEFENDER: defender.characters},
+        Side.ATTACKER,
+        {Side.ATTACKER: (), Side.DEFENDER: defender.characters},
         points=points,
     )
     state, events = conclude(state, outcome)
@@ -152,8 +153,8 @@ def accept(state: GameState, seat: int, action: Accept) -> Step:
     if offered is None:
         raise IllegalEngagement(f"your opponent made no proposal {action.number}")
     proposal = offered.proposal
-    slain: dict[Role, tuple[str, ...]] = {}
-    for side in Role:
+    slain: dict[Side, tuple[str, ...]] = {}
+    for side in Side:
         legion = state.legion(marker_of(state, side))
         if proposal.eliminate in (side, None):
             slain[side] = legion.characters
@@ -180,24 +181,24 @@ def accept(state: GameState, seat: int, action: Accept) -> Step:
 
 def engaged_players(state: GameState) -> frozenset[int]:
     """The two players of the engagement in progress (RULES §5.2)."""
-    return frozenset(owner_of(state, role) for role in Role)
+    return frozenset(owner_of(state, role) for role in Side)
 
 
-def eliminators(slain: dict[Role, tuple[str, ...]]) -> dict[Role, Role | None]:
+def eliminators(slain: dict[Side, tuple[str, ...]]) -> dict[Side, Side | None]:
     """For each side whose Titan died, who eliminated its player (RULES §12.2, §14 C10)."""
-    dead = {role for role in Role if TITAN in slain[role]}
+    dead = {role for role in Side if TITAN in slain[role]}
     return {role: (None if role.other in dead else role.other) for role in dead}
 
 
 def concede(state: GameState, seat: int, action: Concede) -> Step:
     """Concede before battle: the opponent scores the whole legion (RULES §5.6)."""
     engagement, role = negotiating(state, seat, "concede")
-    if role is Role.DEFENDER and engagement.may_flee:
+    if role is Side.DEFENDER and engagement.may_flee:
         engagement = replace(engagement, may_flee=False)
     return concede_engagement(replace(state, engagement=engagement), role)
 
 
-def concede_engagement(state: GameState, role: Role) -> Step:
+def concede_engagement(state: GameState, role: Side) -> Step:
     """``role`` concedes the engagement in progress (before battle, RULES §5.6)."""
     legion = state.legion(marker_of(state, role))
     slain = {role: legion.characters, role.other: ()}
@@ -206,7 +207,7 @@ def concede_engagement(state: GameState, role: Role) -> Step:
         role.other,
         slain,
         points=value_of(state, legion.owner, legion.characters),
-        may_summon=role is Role.DEFENDER,
+        may_summon=role is Side.DEFENDER,
         may_reinforce=False,
         eliminators=eliminators(slain),
     )

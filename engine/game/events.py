@@ -10,9 +10,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from engine.battle.position import Side
 from engine.codec import encode
 from engine.events import Event as Event  # re-exported: the base of every event
-from engine.game.state import Proposal, Role
+from engine.game.state import Proposal
 from engine.movement import MoveKind
 
 
@@ -122,25 +123,25 @@ class Fled(Event):
 
 @dataclass(frozen=True)
 class ProposalsMade(Event):
-    by: Role
+    by: Side
     numbered: tuple[tuple[int, Proposal], ...]
 
 
 @dataclass(frozen=True)
 class ProposalAccepted(Event):
-    by: Role
+    by: Side
     number: int
     proposal: Proposal
 
 
 @dataclass(frozen=True)
 class NoMoreProposalsDeclared(Event):
-    by: Role
+    by: Side
 
 
 @dataclass(frozen=True)
 class EngagementConceded(Event):
-    by: Role
+    by: Side
     marker: str
 
 
@@ -169,7 +170,7 @@ class LegionEliminated(Event):
 @dataclass(frozen=True)
 class EngagementResolved(Event):
     land: int
-    winner: Role | None
+    winner: Side | None
     how: str
 
 

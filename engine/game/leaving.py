@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from engine.battle.position import Side
 from engine.errors import WrongPhase
 from engine.game.actions import Withdraw
 from engine.game.common import Step
 from engine.game.elimination import check_game_over, eliminate_players
 from engine.game.events import CharactersReturned, Event, WithdrawalQueued
-from engine.game.state import GameState, Phase, Role, Stage
+from engine.game.state import GameState, Phase, Stage
 
 
 def withdraw(state: GameState, seat: int, action: Withdraw) -> Step:
@@ -32,7 +33,7 @@ def withdraw(state: GameState, seat: int, action: Withdraw) -> Step:
     events: list[Event] = [WithdrawalQueued(seat)]
     if defending is not None:
         # His legion under attack concedes at once (errata 20.4, the sleeping player).
-        state, more = _concede(state, Role.DEFENDER)
+        state, more = _concede(state, Side.DEFENDER)
         events += more
     elif engagement is not None and engagement.aftermath is not None:
         state, more = _give_up_rights(state, seat)
@@ -53,7 +54,7 @@ def _give_up_rights(state: GameState, seat: int) -> Step:
     return continue_aftermath(replace(state, engagement=replace(engagement, aftermath=aftermath)))
 
 
-def _concede(state: GameState, role: Role) -> Step:
+def _concede(state: GameState, role: Side) -> Step:
     """``role`` concedes the engagement in progress, before or during its battle."""
     from engine.game.battle_flow import concede_battle
     from engine.game.engaging import concede_engagement
@@ -71,7 +72,7 @@ def withdraw_now(state: GameState, seat: int) -> Step:
     engagement = state.engagement
     events: list[Event] = []
     if engagement is not None and engagement.stage is not Stage.AFTERMATH:
-        mine = [r for r in Role if state.legion(_marker(engagement, r)).owner == seat]
+        mine = [r for r in Side if state.legion(_marker(engagement, r)).owner == seat]
         if mine:
             role = mine[0]
             titan_there = state.legion(_marker(engagement, role)).has_titan
@@ -103,11 +104,11 @@ def withdraw_now(state: GameState, seat: int) -> Step:
     return state, events
 
 
-def _marker(engagement: object, role: Role) -> str:
+def _marker(engagement: object, role: Side) -> str:
     from engine.game.state import Engagement
 
     assert isinstance(engagement, Engagement)
-    return engagement.attacker if role is Role.ATTACKER else engagement.defender
+    return engagement.attacker if role is Side.ATTACKER else engagement.defender
 
 
 _ = CharactersReturned

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from itertools import combinations
 
+from engine.battle.position import Side
 from engine.characters import character
 from engine.game import actions as a
 from engine.game.battle_legal import battle_actions, battle_seat
@@ -22,7 +23,7 @@ from engine.game.outcome import (
     reinforcements,
     summon_donors,
 )
-from engine.game.state import GameState, Legion, Phase, Proposal, Role, Stage
+from engine.game.state import GameState, Legion, Phase, Proposal, Stage
 from engine.markers import COLOURS
 from engine.movement import MoveKind
 from engine.split import split_sizes
@@ -137,7 +138,7 @@ def _engage_phase(state: GameState, seat: int) -> list[a.Action]:
     role = engagement.to_act
     found: list[a.Action] = []
     if (
-        role is Role.DEFENDER
+        role is Side.DEFENDER
         and engagement.may_flee
         and not state.legion(engagement.defender).has_lord
     ):
@@ -147,7 +148,7 @@ def _engage_phase(state: GameState, seat: int) -> list[a.Action]:
     found.append(a.Concede())
     if engagement.no_more is None:
         made = {o.proposal for o in engagement.proposals}
-        for eliminate in (Role.ATTACKER, Role.DEFENDER, None):
+        for eliminate in (Side.ATTACKER, Side.DEFENDER, None):
             proposal = Proposal(eliminate)
             if proposal not in made:
                 found.append(a.Propose((proposal,)))

@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 
 from engine.acquisition import ARCHANGEL_EVERY, acquisitions
+from engine.battle.position import Side
 from engine.characters import ANGEL, ARCHANGEL, TITAN, character
 from engine.game.common import (
     Step,
@@ -30,7 +31,7 @@ from engine.game.events import (
     Event,
     LegionEliminated,
 )
-from engine.game.state import Aftermath, GameState, Phase, Role, Stage
+from engine.game.state import Aftermath, GameState, Phase, Stage
 from engine.masterboard import land as land_of
 from engine.muster import FULL_HEIGHT, muster_options
 
@@ -45,23 +46,23 @@ class Outcome:
     """
 
     how: str
-    winner: Role | None
-    slain: Mapping[Role, tuple[str, ...]]
+    winner: Side | None
+    slain: Mapping[Side, tuple[str, ...]]
     points: int = 0
     may_summon: bool = False
     may_reinforce: bool = False
-    eliminators: Mapping[Role, Role | None] = field(default_factory=dict)
-    removed_earlier: Mapping[Role, tuple[str, ...]] = field(default_factory=dict)
+    eliminators: Mapping[Side, Side | None] = field(default_factory=dict)
+    removed_earlier: Mapping[Side, tuple[str, ...]] = field(default_factory=dict)
     """Characters of ``slain`` already taken off their legion (a battle's casualties)."""
 
 
-def marker_of(state: GameState, role: Role) -> str:
+def marker_of(state: GameState, role: Side) -> str:
     engagement = state.engagement
     assert engagement is not None
-    return engagement.attacker if role is Role.ATTACKER else engagement.defender
+    return engagement.attacker if role is Side.ATTACKER else engagement.defender
 
 
-def owner_of(state: GameState, role: Role) -> int:
+def owner_of(state: GameState, role: Side) -> int:
     return state.legion(marker_of(state, role)).owner
 
 
@@ -69,11 +70,11 @@ def conclude(state: GameState, outcome: Outcome) -> Step:
     """Apply ``outcome`` to the engagement in progress."""
     engagement = state.engagement
     assert engagement is not None
-    owners = {role: owner_of(state, role) for role in Role}
+    owners = {role: owner_of(state, role) for role in Side}
     events: list[Event] = [EngagementResolved(engagement.land, outcome.winner, outcome.how)]
     removed: list[str] = []
     survivors: dict[int, tuple[str, ...]] = {}
-    for role in Role:
+    for role in Side:
         earlier = Counter(outcome.removed_earlier.get(role, ()))
         still = tuple((Counter(outcome.slain[role]) - earlier).elements())
         state, more, left = _apply_losses(state, marker_of(state, role), still)
@@ -147,8 +148,8 @@ def _rights(
     return Aftermath(
         winner,
         outcome.points,
-        may_summon=outcome.may_summon and winner is Role.ATTACKER,
-        may_reinforce=outcome.may_reinforce and winner is Role.DEFENDER,
+        may_summon=outcome.may_summon and winner is Side.ATTACKER,
+        may_reinforce=outcome.may_reinforce and winner is Side.DEFENDER,
         acquisitions=marks,
         slain=removed,
     )

@@ -10,6 +10,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from enum import Enum
 
+from engine.battle.position import Side
 from engine.battle.state import Battle
 from engine.characters import TITAN, character
 from engine.dice import Dice
@@ -110,22 +111,11 @@ class Turn:
     mustered: frozenset[str] = frozenset()
 
 
-class Role(Enum):
-    """The two parties of an engagement."""
-
-    ATTACKER = "attacker"
-    DEFENDER = "defender"
-
-    @property
-    def other(self) -> Role:
-        return Role.DEFENDER if self is Role.ATTACKER else Role.ATTACKER
-
-
 @dataclass(frozen=True)
 class Proposal:
     """A deal (RULES §5.4): which legion(s) die, and what the survivor also gives up."""
 
-    eliminate: Role | None
+    eliminate: Side | None
     """The legion eliminated; None means both (mutual elimination)."""
     survivor_losses: tuple[str, ...] = ()
 
@@ -135,7 +125,7 @@ class OfferedProposal:
     """A proposal as made by one side, numbered in the order made."""
 
     number: int
-    by: Role
+    by: Side
     proposal: Proposal
 
 
@@ -156,10 +146,10 @@ class Engagement:
     defender: str
     entry_side: int
     stage: Stage = Stage.NEGOTIATE
-    to_act: Role = Role.DEFENDER
+    to_act: Side = Side.DEFENDER
     may_flee: bool = True
     proposals: tuple[OfferedProposal, ...] = ()
-    no_more: Role | None = None
+    no_more: Side | None = None
     summon_right: bool = False
     reinforce_right: bool = False
     battle: Battle | None = None
@@ -170,7 +160,7 @@ class Engagement:
 class Aftermath:
     """What the winner of an engagement may still do (RULES §11.3, §7.1, §7.2, §6.6)."""
 
-    winner: Role | None
+    winner: Side | None
     points: int
     may_summon: bool = False
     may_reinforce: bool = False

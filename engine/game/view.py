@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
+from engine.battle.position import Side
 from engine.characters import titan_power
 from engine.game.events import Event
 from engine.game.legal import to_act
@@ -26,7 +27,6 @@ from engine.game.state import (
     OfferedProposal,
     Phase,
     Result,
-    Role,
     Stage,
 )
 from engine.movement import MoveKind
@@ -82,7 +82,7 @@ class AftermathView:
     the recruiters): only the winner is told; others see None.
     """
 
-    winner: Role | None
+    winner: Side | None
     points: int
     may_summon: bool | None
     may_reinforce: bool | None
@@ -98,10 +98,10 @@ class EngagementView:
     defender: str
     entry_side: int
     stage: Stage
-    to_act: Role
+    to_act: Side
     may_flee: bool
     proposals: tuple[OfferedProposal, ...]
-    no_more: Role | None
+    no_more: Side | None
     aftermath: AftermathView | None
 
 

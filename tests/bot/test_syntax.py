@@ -21,13 +21,14 @@ from bot.syntax import (
     to_action,
 )
 from bot.syntax import verbs as verbs_module
+from engine.battle.position import Side
 from engine.errors import InvalidNotation, TitanError, WrongPhase
 from engine.game import actions as a
 from engine.game import battle_actions as b
 from engine.game.apply import apply
 from engine.game.legal import legal_actions, to_act
 from engine.game.setup import new_game
-from engine.game.state import GameState, Phase, Proposal, Role
+from engine.game.state import GameState, Phase, Proposal
 from engine.movement import MoveKind
 from tests.bot.agent import pick
 
@@ -69,9 +70,9 @@ def test_proposals_joined_by_or():
     action = read("propose attacker lose Ogre Troll or both or defender")
     assert action == a.Propose(
         (
-            Proposal(Role.ATTACKER, ("Ogre", "Troll")),
+            Proposal(Side.ATTACKER, ("Ogre", "Troll")),
             Proposal(None),
-            Proposal(Role.DEFENDER),
+            Proposal(Side.DEFENDER),
         )
     )
 

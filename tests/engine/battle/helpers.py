@@ -31,7 +31,6 @@ from engine.game.state import (
     Options,
     Phase,
     Player,
-    Role,
     Stage,
     Turn,
 )
@@ -179,10 +178,10 @@ def current(state: GameState) -> Battle:
     return state.engagement.battle
 
 
-def seat_of(state: GameState, role: Role) -> int:
+def seat_of(state: GameState, role: Side) -> int:
     engagement = state.engagement
     assert engagement is not None
-    marker = engagement.attacker if role is Role.ATTACKER else engagement.defender
+    marker = engagement.attacker if role is Side.ATTACKER else engagement.defender
     return state.legion(marker).owner
 
 

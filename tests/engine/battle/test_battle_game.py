@@ -19,7 +19,7 @@ from engine.game import battle_actions as b
 from engine.game import events as ev
 from engine.game.apply import apply
 from engine.game.legal import legal_actions, to_act
-from engine.game.state import Engagement, GameState, Role, Stage
+from engine.game.state import Engagement, GameState, Stage
 from tests.engine.battle.helpers import (
     battle_game,
     by_type,
@@ -65,7 +65,7 @@ def test_rule_5_7_fight_starts_a_public_battle_with_the_defender_first():
     fought = current(state)
     assert (fought.turn, fought.phasing, fought.step) == (1, Side.DEFENDER, BattleStep.MANEUVER)
     assert fought.waiting(Side.DEFENDER) == ("Ogre", "Titan")
-    assert to_act(state) == seat_of(state, Role.DEFENDER)
+    assert to_act(state) == seat_of(state, Side.DEFENDER)
     assert b.Maneuver("Ogre", "E1") in legal(state)
 
 
@@ -79,7 +79,7 @@ def test_every_listed_battle_action_applies_and_others_only_withdraw():
     assert b.EndStrikes() not in actions  # the Serpent must strike (RULES §9.1)
     for action in actions:
         apply(state, to_act(state) or 0, action)
-    other = seat_of(state, Role.DEFENDER)
+    other = seat_of(state, Side.DEFENDER)
     assert legal_actions(state, other) == [a.Withdraw()]
     with pytest.raises(NotYourTurn):
         apply(state, other, b.EndStrikes())
@@ -119,7 +119,7 @@ def test_errata_14_2_E18_reinforcement_survives_an_early_attacker_concession():
     aftermath = state.engagement.aftermath if state.engagement else None
     assert aftermath is not None and aftermath.may_reinforce
     assert a.Reinforce("Serpent", ("Serpent",)) in legal(state)
-    assert state.player(seat_of(state, Role.DEFENDER)).score == 16 + 12
+    assert state.player(seat_of(state, Side.DEFENDER)).score == 16 + 12
     state, _ = fight(state, a.Reinforce("Serpent", ("Serpent",)))
     assert state.legion("Bk01").characters == ("Serpent",) * 7
     assert_conserved(state)

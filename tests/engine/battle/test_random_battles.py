@@ -28,7 +28,7 @@ from engine.events import Event
 from engine.game import actions as a
 from engine.game.apply import apply, new_game
 from engine.game.legal import legal_actions, to_act
-from engine.game.state import GameState, Phase, Role, Stage
+from engine.game.state import GameState, Phase, Stage
 from tests.engine.game.helpers import wiped_out
 
 GAMES = 200
@@ -106,7 +106,7 @@ def check_battle(state: GameState, battle: Battle) -> None:
             assert 0 <= f.hits < f.power
     assert battle.struck <= set(hexes)
     for side in Side:
-        role = Role(side.value)
+        role = side
         marker = battle.marker(side)
         legion = state.legion(marker)
         fallen = Counter(c.name for c in battle.casualties if c.side is side)

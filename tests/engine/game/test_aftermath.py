@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pytest
 
+from engine.battle.position import Side
 from engine.errors import IllegalSummon
 from engine.game import actions as a
 from engine.game.events import (
@@ -19,11 +20,11 @@ from engine.game.events import (
 )
 from engine.game.legal import legal_actions, to_act
 from engine.game.outcome import summon_donors
-from engine.game.state import Phase, Proposal, Role
+from engine.game.state import Phase, Proposal
 from engine.game.view import view
 from tests.engine.game.helpers import act, of_type, pos
 
-BLACK_WINS = Proposal(Role.DEFENDER)
+BLACK_WINS = Proposal(Side.DEFENDER)
 
 
 def won(text: str, land: int = 41, defender: int = 1):
@@ -115,7 +116,7 @@ def test_rule_7_2_no_summon_of_a_titan_or_from_an_engaged_legion():
 def test_rule_6_6_reinforcement_after_winning_an_agreement():
     text = "Bk01@41:Troll*2 Bk02@20:Titan Rd01@41:Ogre*2,Lion Rd02@600:Titan | turn=Bk phase=engage"
     state, _ = act(pos(text), 0, a.Engage(41))
-    state, _ = act(state, 1, a.Propose((Proposal(Role.ATTACKER),)))
+    state, _ = act(state, 1, a.Propose((Proposal(Side.ATTACKER),)))
     state, _ = act(state, 0, a.Accept(1))
     assert to_act(state) == 1
     options = [x for x in legal_actions(state, 1) if isinstance(x, a.Reinforce)]

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pytest
 
+from engine.battle.position import Side
 from engine.errors import IllegalEngagement, NotYourTurn
 from engine.game import actions as a
 from engine.game.events import (
@@ -19,11 +20,11 @@ from engine.game.events import (
     Revealed,
 )
 from engine.game.legal import legal_actions, to_act
-from engine.game.state import Phase, Proposal, Role, Stage
+from engine.game.state import Phase, Proposal, Stage
 from engine.game.view import events_for
 from tests.engine.game.helpers import act, of_type, pos
 
-ATT, DEF = Role.ATTACKER, Role.DEFENDER
+ATT, DEF = Side.ATTACKER, Side.DEFENDER
 KILL_DEF, KILL_ATT, BOTH = Proposal(DEF), Proposal(ATT), Proposal(None)
 #: Black attacks Red in 41; Black also holds an Angel in 20 (a summon donor).
 DUEL = (

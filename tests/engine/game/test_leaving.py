@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pytest
 
+from engine.battle.position import Side
 from engine.errors import IllegalAction
 from engine.game import actions as a
 from engine.game.events import (
@@ -20,10 +21,10 @@ from engine.game.events import (
 )
 from engine.game.legal import legal_actions
 from engine.game.outcome import Outcome, conclude
-from engine.game.state import Options, Phase, Proposal, Role
+from engine.game.state import Options, Phase, Proposal
 from tests.engine.game.helpers import act, assert_conserved, of_type, pos
 
-ATT, DEF = Role.ATTACKER, Role.DEFENDER
+ATT, DEF = Side.ATTACKER, Side.DEFENDER
 
 
 def points(events):

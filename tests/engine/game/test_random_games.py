@@ -18,6 +18,7 @@ from dataclasses import replace
 
 import pytest
 
+from engine.battle.position import Side
 from engine.characters import STARTING_LEGION
 from engine.codec import decode, encode
 from engine.errors import TitanError
@@ -26,7 +27,7 @@ from engine.game.apply import apply, new_game, replay
 from engine.game.events import Event, PointsScored, event_to_json
 from engine.game.legal import legal_actions, to_act
 from engine.game.notation import format_position, parse_position
-from engine.game.state import GameState, Options, Phase, Proposal, Role
+from engine.game.state import GameState, Options, Phase, Proposal
 from engine.game.view import events_for, view
 from tests.engine.game.helpers import Knowledge, assert_conserved, in_limbo, wiped_out
 
@@ -78,9 +79,9 @@ class Agent:
         """A deal where the survivor also gives something up (RULES §5.4)."""
         engagement = state.engagement
         assert engagement is not None
-        loser = self.rng.choice(list(Role))
+        loser = self.rng.choice(list(Side))
         survivor = state.legions[
-            engagement.attacker if loser is Role.DEFENDER else engagement.defender
+            engagement.attacker if loser is Side.DEFENDER else engagement.defender
         ]
         losses = [c for c in survivor.characters if c != "Titan"][: survivor.height - 1]
         if not losses:

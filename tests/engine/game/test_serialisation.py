@@ -6,13 +6,14 @@ import json
 
 import pytest
 
+from engine.battle.position import Side
 from engine.codec import decode, encode
 from engine.errors import InvalidNotation
 from engine.game import actions as a
 from engine.game.apply import apply, new_game, replay
 from engine.game.events import event_to_json
 from engine.game.legal import legal_actions, to_act
-from engine.game.state import GameState, Options, Proposal, Role
+from engine.game.state import GameState, Options, Proposal
 from engine.movement import MoveKind
 
 EXAMPLES = [
@@ -26,7 +27,7 @@ EXAMPLES = [
     a.EndMovement(("Bk03",)),
     a.Engage(41),
     a.Flee(),
-    a.Propose((Proposal(Role.DEFENDER, ("Troll",)), Proposal(None))),
+    a.Propose((Proposal(Side.DEFENDER, ("Troll",)), Proposal(None))),
     a.Accept(2),
     a.Concede(),
     a.NoMoreProposals(),

@@ -6,10 +6,11 @@ from dataclasses import replace
 
 import pytest
 
+from engine.battle.position import Side
 from engine.errors import InvalidNotation
 from engine.game import actions as a
 from engine.game.events import LegionContents, ProposalsMade, Revealed
-from engine.game.state import Options, Proposal, Role, Stage
+from engine.game.state import Options, Proposal, Stage
 from engine.game.view import events_for, view
 from engine.movement import MoveKind
 from tests.engine.game.helpers import act, of_type, pos
@@ -58,7 +59,7 @@ def test_rule_5_2_an_engagement_shows_both_legions_to_its_two_players_only():
 
 def test_rule_5_4_proposals_reach_the_two_players_only():
     state, _ = act(pos(THREE), BLACK, a.Engage(41))
-    state, events = act(state, RED, a.Propose((Proposal(Role.ATTACKER, ()),)))
+    state, events = act(state, RED, a.Propose((Proposal(Side.ATTACKER, ()),)))
     assert events_for(events, GOLD) == [] and events_for(events, None) == []
     assert of_type(events_for(events, BLACK), ProposalsMade)
     assert view(state, BLACK).engagement.proposals == state.engagement.proposals

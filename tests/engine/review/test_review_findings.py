@@ -8,12 +8,13 @@ from __future__ import annotations
 
 import pytest
 
+from engine.battle.position import Side
 from engine.errors import IllegalEngagement
 from engine.game import actions as a
 from engine.game import battle_actions as b
 from engine.game import events as ev
 from engine.game.legal import legal_actions
-from engine.game.state import GameState, Proposal, Role
+from engine.game.state import GameState, Proposal
 from engine.game.view import view
 from tests.engine.battle.helpers import battle_game, fight, legal, loaded
 from tests.engine.game.helpers import act, pos
@@ -29,9 +30,9 @@ def test_sop_negotiation_a_reordered_copy_of_the_opponents_proposal_is_not_new()
         "Bk01@41:Titan,Troll,Ogre,Centaur Rd01@41:Lion,Ogre Rd02@600:Titan | turn=Bk phase=engage"
     )
     state, _ = act(state, 0, a.Engage(41))
-    state, _ = act(state, 1, a.Propose((Proposal(Role.DEFENDER, ("Ogre", "Troll")),)))
+    state, _ = act(state, 1, a.Propose((Proposal(Side.DEFENDER, ("Ogre", "Troll")),)))
     with pytest.raises(IllegalEngagement):
-        act(state, 0, a.Propose((Proposal(Role.DEFENDER, ("Troll", "Ogre")),)))
+        act(state, 0, a.Propose((Proposal(Side.DEFENDER, ("Troll", "Ogre")),)))
 
 
 # --- 2. RULES §1.7: the aftermath must not reveal hidden contents ---------------------------
@@ -109,7 +110,7 @@ def test_sop_the_attacker_may_concede_when_the_battle_begins():
     state = pos("Bk01@41:Titan,Troll*2 Rd01@41:Ogre*2 Rd02@600:Titan | turn=Bk phase=engage")
     red = state.legion("Rd01").owner
     state, _ = act(state, 0, a.Engage(41))
-    state, _ = act(state, red, a.Propose((Proposal(Role.ATTACKER),)))
+    state, _ = act(state, red, a.Propose((Proposal(Side.ATTACKER),)))
     state, _ = act(state, 0, a.NoMoreProposals())
     state, events = act(state, red, a.Fight())
     assert any(isinstance(e, ev.BattleBegun) for e in events)
@@ -145,7 +146,7 @@ def test_rule_18_4_a_reinforcement_after_the_battle_reveals_the_first_sufficient
     means to default too (``action.revealed or option.recruiters[0]``)."""
     text = "Bk01@41:Troll*2 Bk02@20:Titan Rd01@41:Ogre*2,Lion Rd02@600:Titan | turn=Bk phase=engage"
     state, _ = act(pos(text), 0, a.Engage(41))
-    state, _ = act(state, 1, a.Propose((Proposal(Role.ATTACKER),)))
+    state, _ = act(state, 1, a.Propose((Proposal(Side.ATTACKER),)))
     state, _ = act(state, 0, a.Accept(1))
     state, events = act(state, 1, a.Reinforce("Troll"))
     assert state.legion("Rd01").characters == ("Lion", "Ogre", "Ogre", "Troll")

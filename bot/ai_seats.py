@@ -1,0 +1,142 @@
+"""AI seats: the computer plays its seats' decisions as soon as the game waits for them.
+
+After a command, while the seat to act is an AI seat, :func:`ai_chain` asks
+:func:`engine.ai.choose_action` (in a worker thread) and plays the answer through
+:func:`~bot.play.play` like any command: its own transaction, log entry and narration.
+An AI never holds a game up: a choice that raises falls back to the first legal action,
+and ``Withdraw`` is chosen only when nothing else is legal. :func:`merge` folds the
+chain's replies into the one reply of the command that set it off.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable, Sequence
+from dataclasses import replace
+
+from bot.context import Caller, Context
+from bot.play import play
+from bot.record import Game
+from bot.replies import Message, Replies
+from engine.ai.player import choose_action
+from engine.errors import TitanError
+from engine.game import actions as a
+from engine.game.legal import legal_actions, to_act
+from engine.game.state import GameState
+
+log = logging.getLogger(__name__)
+
+#: Called with the game after each action the chain stores.
+Observer = Callable[[Game], None]
+MAX_TEXT = 1900
+"""Characters of merged text kept (Discord allows 2,000 with the pings)."""
+WAITING = "Waiting for **"
+"""How :func:`bot.play.announce` begins the line naming the next decision."""
+OWN_LEGIONS = "Your legions:"
+"""How :func:`bot.describe.own_legions_text` begins."""
+
+
+def fallback(state: GameState, seat: int) -> a.Action:
+    """The first legal action other than ``Withdraw`` (``Withdraw`` only when alone)."""
+    legal = legal_actions(state, seat)
+    return next((x for x in legal if not isinstance(x, a.Withdraw)), legal[0])
+
+
+def decide(state: GameState, seat: int) -> a.Action:
+    """The AI's action for ``seat``: :func:`choose_action`, or :func:`fallback` when it
+    raises or answers ``Withdraw`` while something else is legal."""
+    try:
+        action = choose_action(state, seat)
+    except Exception:
+        log.exception("the AI failed to choose for seat %s; playing the first legal action", seat)
+        return fallback(state, seat)
+    return fallback(state, seat) if isinstance(action, a.Withdraw) else action
+
+
+async def ai_turn(ctx: Context, game: Game, seat: int) -> tuple[Replies, Game]:
+    """Play one decision of the AI ``seat`` (stored in its own transaction)."""
+    state = game.playing()
+    me = replace(ctx, caller=Caller(game.user_of(seat), game.name_of(seat)))
+    action = await asyncio.to_thread(decide, state, seat)
+    try:
+        return await play(me, game, action)
+    except TitanError:
+        log.exception("game %s: the AI's %r was refused; playing the first legal", game.id, action)
+        return await play(me, game, fallback(state, seat))
+
+
+def waiting_ai(game: Game) -> int | None:
+    """The AI seat the game waits for, if it waits for one."""
+    if game.state is None:
+        return None
+    seat = to_act(game.state)
+    return seat if seat is not None and game.is_ai(seat) else None
+
+
+async def ai_chain(
+    ctx: Context, game: Game, limit: int, observe: Observer | None = None
+) -> tuple[list[Replies], Game]:
+    """Let the AI seats act while the game waits for one, at most ``limit`` actions;
+    each action's replies and the game after the last."""
+    chain: list[Replies] = []
+    while len(chain) < limit and (seat := waiting_ai(game)) is not None:
+        replies, game = await ai_turn(ctx, game, seat)
+        chain.append(replies)
+        if observe is not None:
+            observe(game)
+    return chain, game
+
+
+def merge(first: Replies, chain: Sequence[Replies], limit: int = MAX_TEXT) -> Replies:
+    """One reply for a command and the AI actions it set off.
+
+    The public texts follow each other (only the last says whom the game waits for); the
+    last picture and the last pings are kept, as the next human to act is pinged last.
+    Private news is joined per user with only the latest list of their legions.
+    """
+    if not chain:
+        return first
+    publics = [r.public for r in (first, *chain) if r.public is not None]
+    public = None
+    if publics:
+        lines = [x for m in publics[:-1] for x in m.text.splitlines() if not x.startswith(WAITING)]
+        text = clip([*lines, *publics[-1].text.splitlines()], limit)
+        picture = next((m.picture for m in reversed(publics) if m.picture is not None), None)
+        public = Message(text, picture, mention=publics[-1].mention)
+    private: dict[int, list[str]] = {}
+    for replies in (first, *chain):
+        for user, message in replies.private.items():
+            private.setdefault(user, []).append(message.text)
+    return replace(
+        first,
+        public=public,
+        private={user: Message(_private_text(texts, limit)) for user, texts in private.items()},
+    )
+
+
+def _private_text(texts: list[str], limit: int) -> str:
+    """Private news in order, with only the latest list of the player's legions."""
+    lines: list[str] = []
+    for index, text in enumerate(texts):
+        news, _, legions = text.partition(OWN_LEGIONS)
+        lines += news.splitlines()
+        if legions and index == max(i for i, t in enumerate(texts) if OWN_LEGIONS in t):
+            lines += (OWN_LEGIONS + legions).splitlines()
+    return clip([x for x in lines if x], limit)
+
+
+def clip(lines: list[str], limit: int) -> str:
+    """``lines`` within ``limit`` characters: the first third and the end are kept, the
+    middle is summed up (``history`` shows it all)."""
+    text = "\n".join(lines)
+    if len(text) <= limit:
+        return text
+    head: list[str] = []
+    while lines and len("\n".join([*head, lines[0]])) < limit // 3:
+        head.append(lines.pop(0))
+    tail: list[str] = []
+    while lines and len("\n".join([*head, *tail, lines[-1]])) < limit - 60:
+        tail.insert(0, lines.pop())
+    note = f"… {len(lines)} more lines (`history` shows them) …"
+    return "\n".join([*head, note, *tail])
