@@ -1,18 +1,19 @@
 """AI seats: the computer plays its seats' decisions as soon as the game waits for them.
 
-After a command, while the seat to act is an AI seat, :func:`ai_chain` asks
-:func:`engine.ai.choose_action` (in a worker thread) and plays the answer through
-:func:`~bot.play.play` like any command: its own transaction, log entry and narration.
-An AI never holds a game up: a choice that raises falls back to the first legal action,
-and ``Withdraw`` is chosen only when nothing else is legal. :func:`merge` folds the
-chain's replies into the one reply of the command that set it off.
+After a command, while the seat to act is an AI seat (:func:`waiting_ai`), the service
+calls :func:`ai_turn`: it asks :func:`engine.ai.choose_action` (in a worker thread) and
+plays the answer through :func:`~bot.play.play` like any command: its own transaction,
+log entry and narration. An AI never holds a game up: a choice that raises (or is
+refused) gives way to the first legal action, and ``Withdraw`` is chosen only when
+nothing else is legal. :func:`merge` folds the chain's replies into the one reply of the
+command that set it off.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import replace
 
 from bot.context import Caller, Context
@@ -22,13 +23,14 @@ from bot.replies import Message, Replies
 from engine.ai.player import choose_action
 from engine.errors import TitanError
 from engine.game import actions as a
+from engine.game import battle_actions as b
 from engine.game.legal import legal_actions, to_act
 from engine.game.state import GameState
 
 log = logging.getLogger(__name__)
 
-#: Called with the game after each action the chain stores.
-Observer = Callable[[Game], None]
+NOT_FALLBACK = (a.Withdraw, a.UndoSplit, a.TakeBack, b.TakeBackManeuver)
+"""Legal actions the fallback skips while there are others."""
 MAX_TEXT = 1900
 """Characters of merged text kept (Discord allows 2,000 with the pings)."""
 WAITING = "Waiting for **"
@@ -38,9 +40,10 @@ OWN_LEGIONS = "Your legions:"
 
 
 def fallback(state: GameState, seat: int) -> a.Action:
-    """The first legal action other than ``Withdraw`` (``Withdraw`` only when alone)."""
+    """The first legal action that is neither ``Withdraw`` nor an undo (which could make
+    the fallback loop); ``Withdraw`` only when nothing else is legal."""
     legal = legal_actions(state, seat)
-    return next((x for x in legal if not isinstance(x, a.Withdraw)), legal[0])
+    return next((x for x in legal if not isinstance(x, NOT_FALLBACK)), legal[0])
 
 
 def decide(state: GameState, seat: int) -> a.Action:
@@ -74,20 +77,6 @@ def waiting_ai(game: Game) -> int | None:
     return seat if seat is not None and game.is_ai(seat) else None
 
 
-async def ai_chain(
-    ctx: Context, game: Game, limit: int, observe: Observer | None = None
-) -> tuple[list[Replies], Game]:
-    """Let the AI seats act while the game waits for one, at most ``limit`` actions;
-    each action's replies and the game after the last."""
-    chain: list[Replies] = []
-    while len(chain) < limit and (seat := waiting_ai(game)) is not None:
-        replies, game = await ai_turn(ctx, game, seat)
-        chain.append(replies)
-        if observe is not None:
-            observe(game)
-    return chain, game
-
-
 def merge(first: Replies, chain: Sequence[Replies], limit: int = MAX_TEXT) -> Replies:
     """One reply for a command and the AI actions it set off.
 
@@ -117,11 +106,12 @@ def merge(first: Replies, chain: Sequence[Replies], limit: int = MAX_TEXT) -> Re
 
 def _private_text(texts: list[str], limit: int) -> str:
     """Private news in order, with only the latest list of the player's legions."""
+    last = max((i for i, text in enumerate(texts) if OWN_LEGIONS in text), default=-1)
     lines: list[str] = []
     for index, text in enumerate(texts):
         news, _, legions = text.partition(OWN_LEGIONS)
         lines += news.splitlines()
-        if legions and index == max(i for i, t in enumerate(texts) if OWN_LEGIONS in t):
+        if index == last:
             lines += (OWN_LEGIONS + legions).splitlines()
     return clip([x for x in lines if x], limit)
 
@@ -132,6 +122,7 @@ def clip(lines: list[str], limit: int) -> str:
     text = "\n".join(lines)
     if len(text) <= limit:
         return text
+    lines = list(lines)
     head: list[str] = []
     while lines and len("\n".join([*head, lines[0]])) < limit // 3:
         head.append(lines.pop(0))

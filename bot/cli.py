@@ -1,8 +1,10 @@
 """The ``titanbot`` command: run the Discord bot, or play a local game in the terminal.
 
 ``titanbot`` alone runs the bot when a token is configured and the local game otherwise;
-``titanbot run`` and ``titanbot local [--players Ann,Bob] [--db PATH] [--seed N]
-[--out DIR]`` choose explicitly; ``titanbot render-demo OUTDIR`` draws sample pictures.
+``titanbot run`` and ``titanbot local [--players Ann,Bob] [--ai Hal|N] [--db PATH]
+[--seed N] [--out DIR]`` choose explicitly; ``titanbot demo [--players N] [--seed S]
+[--out DIR] [--max-turns T]`` plays a game between AI players; ``titanbot render-demo
+OUTDIR`` draws sample pictures.
 """
 
 from __future__ import annotations
@@ -27,9 +29,34 @@ def parser() -> argparse.ArgumentParser:
     local.add_argument("--db", type=Path, default=None, help="SQLite file (default: config)")
     local.add_argument("--seed", type=int, default=None, help="the game's seed")
     local.add_argument("--out", type=Path, default=None, help="folder for pictures")
-    demo = commands.add_parser("render-demo", help="draw one picture of every kind")
-    demo.add_argument("outdir", type=Path, help="folder to write the PNG files to")
+    local.add_argument(
+        "--ai", default="", help="AI seats: comma-separated names (Hal,Deep) or a count (2)"
+    )
+    demo = commands.add_parser("demo", help="watch AI players play a whole game")
+    demo.add_argument("--players", type=int, default=3, choices=range(2, 7), metavar="2-6")
+    demo.add_argument("--seed", type=int, default=1, help="the game's seed (default 1)")
+    demo.add_argument("--out", type=Path, default=Path("titan-demo"), help="log and pictures")
+    demo.add_argument(
+        "--max-turns",
+        type=int,
+        default=None,
+        help="player turns before the time limit is declared (default 120)",
+    )
+    pictures = commands.add_parser("render-demo", help="draw one picture of every kind")
+    pictures.add_argument("outdir", type=Path, help="folder to write the PNG files to")
     return top
+
+
+def names(text: str) -> list[str]:
+    """Comma-separated names, blanks dropped."""
+    return [name.strip() for name in text.split(",") if name.strip()]
+
+
+def ai_names(text: str) -> list[str]:
+    """``--ai``: names, or a count of AI seats named Bot 1, Bot 2, …"""
+    if text.strip().isdigit():
+        return [f"Bot {k}" for k in range(1, int(text) + 1)]
+    return names(text)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -46,10 +73,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
     if command == "render-demo":
         return render_demo(args.outdir)
-    players = [p.strip() for p in getattr(args, "players", "").split(",") if p.strip()]
+    if command == "demo":
+        return run_demo(args.players, args.seed, args.out, args.max_turns)
     return run_local(
         config,
-        players,
+        names(getattr(args, "players", "")),
+        ai=ai_names(getattr(args, "ai", "")),
         db=getattr(args, "db", None),
         seed=getattr(args, "seed", None),
         out=getattr(args, "out", None),
@@ -70,6 +99,7 @@ def run_local(
     config: Config,
     players: list[str],
     *,
+    ai: Sequence[str] = (),
     db: Path | None = None,
     seed: int | None = None,
     out: Path | None = None,
@@ -78,9 +108,24 @@ def run_local(
     from bot.console import play_locally
 
     try:
-        asyncio.run(play_locally(db or config.database, players, seed=seed, out=out))
+        asyncio.run(play_locally(db or config.database, players, ai=ai, seed=seed, out=out))
     except KeyboardInterrupt:
         print()
+    return 0
+
+
+def run_demo(players: int, seed: int, out: Path, max_turns: int | None) -> int:
+    """Play an AI game through a temporary database; print the winner and the files."""
+    from bot import demo
+
+    turns = demo.MAX_TURNS if max_turns is None else max_turns
+    print(f"TITAN demo: {players} AI players, seed {seed}.")
+    try:
+        result = asyncio.run(demo.run_demo(players, seed, out, max_turns=turns))
+    except KeyboardInterrupt:
+        print()
+        return 130
+    print(result.summary(turns))
     return 0
 
 

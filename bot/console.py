@@ -2,7 +2,8 @@
 
 Each line is a command as typed on Discord, said by a player: ``Ann: move Bk01 104``, or
 after ``as Bob`` every line is Bob's. Without either, the line is said by the player the
-game waits for. Pictures go to files when an output folder and a renderer are available.
+game waits for. AI seats (``--ai``) play by themselves whenever the game waits for them.
+Pictures go to files when an output folder and a renderer are available.
 End of input (Ctrl-D, or a closed pipe) leaves cleanly; the game stays in the database.
 """
 
@@ -48,28 +49,36 @@ class Console:
         self._names: dict[int, str] = {}
         self._pictures = 0
 
-    async def setup(self, players: Sequence[str]) -> None:
-        """Resume the open local game, or open and start one for ``players``."""
+    async def setup(self, players: Sequence[str], ai: Sequence[str] = ()) -> None:
+        """Resume the open local game, or open and start one for ``players`` (typing at
+        this terminal) and the AI seats ``ai``; the first player is the host."""
         game = await self.service.game_in(LOCAL_CHANNEL)
         if game is not None:
             self.write(f"Resuming game #{game.id}.")
             seated = [s.name for s in game.seats]
-            if players and [p.casefold() for p in players] != [s.casefold() for s in seated]:
+            wanted = [*players, *ai]
+            if wanted and [p.casefold() for p in wanted] != [s.casefold() for s in seated]:
+                flags = "--players and --ai" if ai else "--players"
                 self.write(
-                    f"(--players ignored: this game's seats are {', '.join(seated)}; "
+                    f"({flags} ignored: this game's seats are {', '.join(seated)}; "
                     "`cancel` it to start another)"
                 )
             await self.say(None, "status")
+            self.show("titanbot", await self.service.advance(self.place))  # AIs left waiting
             return
         if not players:
             self.write("No game yet: type `Ann: new`, then `Bob: join`, then `Ann: start`.")
+            if ai:
+                self.write("(--ai needs at least one of --players; `titanbot demo` plays AIs only)")
             return
-        if len(players) < 2:
-            self.write("A local game needs at least two --players.")
+        if len(players) + len(ai) < 2:
+            self.write("A local game needs at least two seats: more --players, or --ai.")
             return
-        await self.say(players[0], f"new players {len(players)}")
+        await self.say(players[0], f"new players {len(players) + len(ai)}")
         for name in players[1:]:
             await self.say(name, f"join {name}")
+        for name in ai:
+            await self.say(players[0], f"addai {name}")
         await self.say(players[0], "start")
 
     async def run(self, read: Callable[[], str]) -> None:
@@ -156,6 +165,7 @@ async def play_locally(
     db: Path,
     players: Sequence[str],
     *,
+    ai: Sequence[str] = (),
     seed: int | None = None,
     out: Path | None = None,
     read: Callable[[], str] = sys.stdin.readline,
@@ -171,7 +181,7 @@ async def play_locally(
         console = Console(service, out)
         if out is not None and renderer is None:
             console.write("(no renderer is available yet: pictures are not drawn)")
-        await console.setup(players)
+        await console.setup(players, ai)
         await console.run(read)
     finally:
         await service.close()

@@ -16,7 +16,6 @@ from bot.play import replies_after
 from bot.record import MAX_PLAYERS, MIN_PLAYERS, Game, Settings, encode_state, initial_state
 from bot.replies import Message, Replies
 from bot.storage import SeatRow, Status
-from bot.storage.games import ai_user
 from bot.storage import games as rows
 from bot.syntax import Args
 from bot.syntax.words import number
@@ -110,7 +109,7 @@ async def add_ai(ctx: Context, game: Game | None, args: Args) -> Replies:
     lobby = _open_lobby(game)
     _require_host(ctx, lobby)
     taken = {s.user for s in lobby.seats}
-    user = next(ai_user(k) for k in range(1, MAX_PLAYERS + 2) if ai_user(k) not in taken)
+    user = next(rows.ai_user(k) for k in range(1, MAX_PLAYERS + 2) if rows.ai_user(k) not in taken)
     names = {s.name.casefold() for s in lobby.seats}
     default = next(f"Bot {k}" for k in range(1, MAX_PLAYERS + 2) if f"bot {k}" not in names)
     return await _seat(ctx, lobby, user, " ".join(args.until(())) or default)

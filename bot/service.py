@@ -5,6 +5,11 @@ other channels run in parallel. A command is parsed, checked and applied, then s
 one transaction before anyone is told; pictures are drawn in a worker thread by the
 pluggable renderer. A :class:`~engine.errors.TitanError` becomes an ephemeral refusal
 (nothing changed); anything else is logged with the game id and answered with an apology.
+
+After every command that is not refused, the AI seats the game waits for act (each
+action its own transaction), up to ``ai_limit`` actions; their news joins the command's
+reply. A game left waiting for an AI (the limit reached, a restart) goes on with the next
+command, ``status`` included, or with :meth:`GameService.advance`.
 """
 
 from __future__ import annotations
@@ -18,6 +23,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from bot.ai_seats import ai_turn, merge, waiting_ai
 from bot.context import Caller, Context, Place
 from bot.info import INFO
 from bot.lobby import LOBBY
@@ -35,6 +41,10 @@ log = logging.getLogger(__name__)
 
 SNAPSHOT_EVERY = 50
 CACHE_SIZE = 512
+AI_LIMIT = 1000
+"""AI actions one command may set off (a safety cap: whole AI turns fit many times)."""
+#: Called with the game after each AI action is stored (progress bars, benchmarks).
+Observer = Callable[[Game], None]
 
 
 def random_seed() -> int:
@@ -53,8 +63,12 @@ class GameService:
         seeds: Callable[[], int] = random_seed,
         snapshot_every: int = SNAPSHOT_EVERY,
         cache_size: int = CACHE_SIZE,
+        ai_limit: int = AI_LIMIT,
+        on_ai_action: Observer | None = None,
     ) -> None:
         self.db = db
+        self.ai_limit = ai_limit
+        self.on_ai_action = on_ai_action
         self.renderer = renderer
         self._seeds = seeds
         self._snapshot_every = snapshot_every
@@ -92,12 +106,54 @@ class GameService:
                 return Replies.refusal(str(exc))
             except Exception:
                 return self._apology(place, command)
+            replies = await self._ai_after(ctx, replies, self.ai_limit)
         try:
             return await self._finish(replies, caller)
         except Exception:
             # The command is stored: answer in words, without pictures.
             log.exception("finishing the replies in channel %s failed", place.channel)
             return replies
+
+    async def advance(self, place: Place, limit: int | None = None) -> Replies:
+        """Let the AI seats ``place``'s game waits for act (at most ``limit`` actions,
+        default ``ai_limit``); their news, as after a command."""
+        caller = Caller(0, "titanbot")
+        async with self.lock(place.channel):
+            ctx = Context(self.db, place, caller, self._seeds, self._snapshot_every)
+            replies = await self._ai_after(
+                ctx, Replies(), self.ai_limit if limit is None else limit
+            )
+        return await self._finish(replies, caller)
+
+    async def _ai_after(self, ctx: Context, first: Replies, limit: int) -> Replies:
+        """``first`` merged with the news of the AI actions that follow it.
+
+        An AI action that fails ends the chain with a log entry only: the command and the
+        AI actions before it are stored, and the game waits for the AI's next command.
+        """
+        channel = ctx.place.channel
+        chain: list[Replies] = []
+        try:
+            game = await self.game_in(channel) if limit > 0 else None
+        except Exception:
+            log.exception("channel %s: loading the game for its AI seats failed", channel)
+            return first
+        while game is not None and (seat := waiting_ai(game)) is not None:
+            if len(chain) >= limit:
+                if limit == self.ai_limit:
+                    log.warning("game %s: %d AI actions in a row, pausing", game.id, limit)
+                break
+            try:
+                replies, game = await ai_turn(ctx, game, seat)
+            except Exception:
+                self._cache.pop(channel, None)
+                log.exception("game %s: the AI of seat %s failed", game.id, seat)
+                break
+            self._remember(channel, game)
+            chain.append(replies)
+            if self.on_ai_action is not None:
+                self.on_ai_action(game)
+        return merge(first, chain)
 
     def lock(self, channel: int) -> asyncio.Lock:
         """The lock serialising ``channel``'s commands (held too by tools that change a

@@ -1,4 +1,4 @@
-"""``/titan lobby``: open a game in this channel, take seats, start or cancel it."""
+"""``/titan lobby``: open a game in this channel, take seats (AI seats too), start or cancel it."""
 
 from __future__ import annotations
 
@@ -8,6 +8,9 @@ from discord import app_commands
 from bot.discord import specs as s
 from bot.discord.host import TitanInteraction
 from bot.discord.runner import run_command
+
+ADD_AI = s.Spec("addai", (s.Word("name", many=True),))
+"""``/titan lobby ai``: the lobby's ``addai`` command."""
 
 
 class LobbyCommands(app_commands.Group, name="lobby", description="Open, join and start a game"):
@@ -49,6 +52,11 @@ class LobbyCommands(app_commands.Group, name="lobby", description="Open, join an
         self, interaction: TitanInteraction, user: discord.User, name: str | None = None
     ) -> None:
         await run_command(interaction, s.ADD, user=f"<@{user.id}>", name=name or user.display_name)
+
+    @app_commands.command(name="ai", description="Seat an AI player (the host)")
+    @app_commands.describe(name="its name in the game (default: Bot 1, Bot 2, …)")
+    async def add_ai(self, interaction: TitanInteraction, name: str | None = None) -> None:
+        await run_command(interaction, ADD_AI, name=name)
 
     @app_commands.command(description="Start the game (the host; two seats or more)")
     async def start(self, interaction: TitanInteraction) -> None:

@@ -7,7 +7,7 @@ from tests.bot.discord.conftest import start_bot
 from tests.bot.discord.helpers import ANN, settle
 
 GROUPS = {
-    "lobby": "new join leave add start cancel",
+    "lobby": "new join leave add ai start cancel",
     "turn": "colour split unsplit roll mulligan move takeback done muster",
     "engagement": "engage flee fight propose accept concede nomore acquire decline",
     "battle": "maneuver takeback done strike carry rangestrike summon reinforce decline concede "

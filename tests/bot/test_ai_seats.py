@@ -1,0 +1,198 @@
+"""AI seats: ``addai``, AI decisions after each command, merged replies, fallbacks."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot import ai_seats
+from bot.ai_seats import clip, merge
+from bot.console import LOCAL_CHANNEL, Console
+from bot.context import Caller, Place
+from bot.demo import open_ai_game, play_ai_game
+from bot.record import Game, full_replay, load_game
+from bot.replies import Message, Picture, PictureKind, Replies
+from bot.service import GameService
+from bot.storage import Status
+from bot.storage import games as rows
+from engine.characters import STARTING_LEGION
+from engine.game import actions as a
+from engine.game.legal import to_act
+from tests.bot.agent import caller, play
+from tests.engine.game.helpers import assert_conserved, wiped_out
+
+CHANNEL = 5
+HUMAN = caller(CHANNEL, 0)
+
+
+async def submit(service: GameService, text: str, who: Caller = HUMAN) -> Replies:
+    return await service.submit(Place(CHANNEL), who, text)
+
+
+async def open_with_ai(service: GameService, players: int = 2) -> Replies:
+    """The human opens the game, AI seats fill it, the human starts it."""
+    for text in [f"new players {players}", *["addai"] * (players - 1)]:
+        assert not (await submit(service, text)).error
+    return await submit(service, "start")
+
+
+def check_legions(game: Game) -> None:
+    """Counters conserved; legions of 1–7 (the starting 8 before the first split)."""
+    state = game.state
+    assert state is not None
+    assert_conserved(state)
+    for legion in state.legions.values():
+        if legion.height == 8:
+            assert sorted(legion.characters) == sorted(STARTING_LEGION)
+        else:
+            assert 1 <= legion.height <= 7 or wiped_out(state, legion), legion
+
+
+async def test_addai_seats_ai_players_that_the_lobby_lists(service):
+    assert not (await submit(service, "new players 3")).error
+    added = await submit(service, "addai")
+    assert added.public is not None and added.public.text == "**Bot 1** (AI) takes seat 2 of 3."
+    assert "taken" in (await submit(service, "addai bot 1")).ephemeral.text
+    stranger = Caller(99, "Stranger")
+    assert "only the host" in (await submit(service, "addai", stranger)).ephemeral.text
+    assert not (await submit(service, "addai Deep Thought")).error
+    assert "full" in (await submit(service, "addai")).ephemeral.text
+    status = (await submit(service, "status")).ephemeral.text
+    assert "2. Bot 1 (AI)" in status and "3. Deep Thought (AI)" in status
+    game = await service.game_in(CHANNEL)
+    assert [s.user for s in game.seats] == [HUMAN.user, -1, -2]
+    left = await submit(service, "leave")
+    assert "closed" in left.public.text and await service.game_in(CHANNEL) is None
+
+
+async def test_a_human_and_an_ai_play_a_whole_game(service):
+    started = await open_with_ai(service)
+    assert "Game #1 begins: P0, Bot 1." in started.public.text
+    assert started.public.mention == (HUMAN.user,)  # the AI chose first if it had to
+    game = await service.game_in(CHANNEL)
+    assert to_act(game.state) == 0
+    pings: set[int] = set()
+    original = service.submit
+
+    async def watched(place, who, text):
+        replies = await original(place, who, text)
+        pings.update(replies.public.mention if replies.public else ())
+        assert all(user > 0 for user in replies.private)
+        return replies
+
+    service.submit = watched  # type: ignore[method-assign]
+    assert await play(service, CHANNEL, seed=2, limit=3_000, fighting=True) < 3_000
+    assert pings <= {HUMAN.user}
+    async with service.db.reading() as db:
+        row = await rows.game(db, game.id)
+        final = await load_game(db, row)
+        assert final.state == await full_replay(db, row)
+        seats = {entry.seat for entry in await rows.actions(db, game.id)}
+    assert row.status is Status.OVER and final.state.result is not None
+    assert seats == {0, 1}
+
+
+async def test_an_all_ai_game_through_the_service_keeps_the_invariants(db_path):
+    seen: list[Game] = []
+
+    def observe(game: Game) -> None:
+        check_legions(game)
+        seen.append(game)
+
+    service = await GameService.open(db_path, seeds=lambda: 4, ai_limit=0, on_ai_action=observe)
+    try:
+        game_id = await open_ai_game(service, Place(CHANNEL), 3)
+        limited = await play_ai_game(service, Place(CHANNEL), max_turns=40)
+        async with service.db.reading() as db:
+            row = await rows.game(db, game_id)
+            loaded = await load_game(db, row)
+    finally:
+        await service.close()
+    assert loaded.state == seen[-1].state
+    assert loaded.n == seen[-1].n == len(seen) + limited  # + the time limit's declaration
+    assert loaded.state.result is not None and row.status is Status.OVER
+
+
+async def test_the_ai_chain_pings_only_the_human_and_resumes_after_its_cap(db_path):
+    service = await GameService.open(db_path, seeds=lambda: 8, ai_limit=1)
+    try:
+        await open_with_ai(service, players=3)
+        game = await service.game_in(CHANNEL)
+        while to_act(game.state) == 0:
+            await play(service, CHANNEL, seed=1, limit=1)
+            game = await service.game_in(CHANNEL)
+        assert game.is_ai(to_act(game.state))  # paused after one AI action
+        resumed = await service.advance(Place(CHANNEL), limit=100)
+        game = await service.game_in(CHANNEL)
+    finally:
+        await service.close()
+    assert to_act(game.state) == 0
+    assert resumed.public.mention == (HUMAN.user,)
+
+
+@pytest.mark.parametrize("failure", ["raises", "withdraws"])
+async def test_an_ai_that_fails_plays_the_first_legal_action(service, monkeypatch, failure):
+    def broken(state, seat):
+        if failure == "raises":
+            raise RuntimeError("the AI is broken")
+        return a.Withdraw()
+
+    monkeypatch.setattr(ai_seats, "choose_action", broken)
+    await open_with_ai(service, players=3)
+    await play(service, CHANNEL, seed=2, limit=40)
+    game = await service.game_in(CHANNEL)
+    assert game is None or to_act(game.state) == 0  # never stuck on an AI
+    async with service.db.reading() as db:
+        log = await rows.actions(db, 1)
+    ai_actions = [entry.action for entry in log if entry.seat > 0]
+    assert len(ai_actions) > 40 and not any("Withdraw" in x for x in ai_actions)
+
+
+def test_merged_replies_keep_one_waiting_line_the_last_ping_and_legions():
+    board = Picture(PictureKind.MASTERBOARD, None)  # type: ignore[arg-type]
+    first = Replies(public=Message("Ann moves.\nWaiting for **Hal** to move."), private={})
+    chain = [
+        Replies(
+            public=Message("Hal moves.\nWaiting for **Hal** to fight.", board),
+            private={7: Message("Hal attacks you.\nYour legions:\nRd01: Titan, Ogre")},
+        ),
+        Replies(
+            public=Message("Hal wins.\nWaiting for **Ann** to muster.", mention=(7,)),
+            private={7: Message("Your legions:\nRd01: Titan")},
+        ),
+    ]
+    merged = merge(first, chain)
+    assert merged.public.text == "Ann moves.\nHal moves.\nHal wins.\nWaiting for **Ann** to muster."
+    assert merged.public.mention == (7,) and merged.public.picture is board
+    assert merged.private[7].text == "Hal attacks you.\nYour legions:\nRd01: Titan"
+    assert merge(first, []) is first
+
+
+def test_clip_keeps_the_start_and_the_end():
+    lines = [f"line {n}" for n in range(1000)]
+    text = clip(lines, 300)
+    assert len(text) <= 300 and text.startswith("line 0\n") and text.endswith("line 999")
+    assert "more lines (`history` shows them)" in text
+
+
+async def test_a_resumed_local_game_lets_the_waiting_ai_seats_play(db_path):
+    said: list[str] = []
+    paused = await GameService.open(db_path, seeds=lambda: 8, ai_limit=0)
+    try:
+        console = Console(paused, write=said.append)
+        await console.setup(["Ann"], ["Hal", "Deep"])
+        game = await paused.game_in(LOCAL_CHANNEL)
+        if not game.is_ai(to_act(game.state)):
+            await console.handle("colour Red")
+        game = await paused.game_in(LOCAL_CHANNEL)
+        assert game.is_ai(to_act(game.state))  # left waiting, as after a crash
+    finally:
+        await paused.close()
+    said.clear()
+    service = await GameService.open(db_path, seeds=lambda: 8)
+    try:
+        await Console(service, write=said.append).setup(["Ann"], ["Hal", "Deep"])
+        game = await service.game_in(LOCAL_CHANNEL)
+    finally:
+        await service.close()
+    assert "Resuming game #1." in said and game.name_of(to_act(game.state)) == "Ann"
+    assert "Hal takes " in "\n".join(said) or "Deep takes " in "\n".join(said)
