@@ -12,6 +12,7 @@ from functools import cache
 from engine.ai.knowledge import Knowledge, Sighting
 from engine.ai.worth import (
     defender_edge,
+    exhausted,
     legion_strength,
     points,
     recruit_value,
@@ -20,11 +21,14 @@ from engine.ai.worth import (
 from engine.game.state import GameState, Legion
 from engine.masterboard import land as land_of
 from engine.movement import MoveContext, normal_moves
+from engine.muster import FULL_HEIGHT
 
 #: What losing our own Titan costs: the game (RULES §12.1).
-TITAN_STAKE = 400.0
+TITAN_STAKE = 300.0
 #: What slaying an enemy Titan is worth beyond its points: its player is out (§12.2).
-TITAN_BOUNTY = 250.0
+TITAN_BOUNTY = 150.0
+#: Share of a lost legion's points counted for what they give the enemy (RULES §7.1).
+SPOILS = 0.5
 #: How much a chance next turn counts against one taken now.
 FUTURE = 0.5
 
@@ -76,10 +80,16 @@ def peril(knowledge: Knowledge, legion: Legion, land: int, score: int) -> float:
 
 
 def attack_worth(
-    knowledge: Knowledge, legion: Legion, enemy: Sighting, score: int, bonus: float = 0.0
+    knowledge: Knowledge,
+    legion: Legion,
+    enemy: Sighting,
+    score: int,
+    bonus: float = 0.0,
+    after: float = 0.0,
 ) -> float:
     """Expected gain of attacking ``enemy`` with ``legion`` (``bonus``: extra strength, e.g.
-    an Angel that may be summoned). Losses when winning grow with the enemy's strength."""
+    an Angel that may be summoned; ``after``: what winning adds, e.g. a muster). Losses
+    when winning grow with the enemy's strength; a loss also feeds the enemy's score."""
     terrain = terrain_of(enemy.land)
     ours = legion_strength(legion.characters, score, terrain) + bonus
     theirs = sighted_strength(enemy, knowledge, terrain) * defender_edge(terrain)
@@ -87,16 +97,16 @@ def attack_worth(
     ratio = theirs / ours if ours else 1.0
     share: float = 0.5 * ratio**1.5
     losses = min(0.8, share) * points(legion.characters, score)
-    won = enemy.points + enemy.titan * TITAN_BOUNTY - losses
-    return p * won - (1 - p) * stake(legion, score)
+    won = enemy.points + enemy.titan * TITAN_BOUNTY - losses + after
+    lost = stake(legion, score) + SPOILS * points(legion.characters, score)
+    return p * won - (1 - p) * lost
 
 
 def muster_worth(state: GameState, legion: Legion, land: int) -> float:
     """Value of the best recruit ``legion`` could muster in ``land`` (RULES §6.1–§6.4)."""
-    if legion.height >= 7:
+    if legion.height >= FULL_HEIGHT:
         return 0.0
-    best = recruit_value(terrain_of(land), legion.characters)
-    return float(best)
+    return float(recruit_value(terrain_of(land), legion.characters, exhausted(state.caretaker)))
 
 
 def opportunity(

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from engine.ai.odds import Distribution, hits
 from engine.battle.position import Fighter, Position, Side, in_contact
 from engine.battle.strike import dice_modifier, skill_modifiers, strike_number
 from engine.battleland import battleland
@@ -15,8 +14,9 @@ from engine.characters import TITAN
 ENEMY_TITAN = 6.0
 #: Our own Titan: losing it loses the game.
 OWN_TITAN = 8.0
-#: Share of a character's worth that damage short of slaying it counts for.
-PARTIAL = 0.4
+#: Worth of a wound, per hit, as a share of the character's worth per point of Power:
+#: damage lasts the whole battle (RULES §8.4), so wounds count nearly in full (tuned).
+PARTIAL = 1.0
 
 
 def worth(f: Fighter, ours: bool) -> float:
@@ -28,7 +28,8 @@ def worth(f: Fighter, ours: bool) -> float:
 
 
 def damage_worth(f: Fighter, damage: int, ours: bool) -> float:
-    """What ``damage`` more hits on ``f`` are worth: all of it if they slay it."""
+    """What ``damage`` more hits on ``f`` are worth: all of it if they slay it, so the
+    last hits on a wounded character are worth the most."""
     if damage >= f.hits_to_slay:
         return worth(f, ours)
     return PARTIAL * worth(f, ours) * damage / f.power
@@ -60,9 +61,3 @@ def blow(position: Position, striker: Fighter, target: Fighter) -> tuple[int, in
         target.power,
         target.hex,
     )
-
-
-def blow_hits(position: Position, striker: Fighter, target: Fighter) -> Distribution:
-    """The hit distribution of ``striker``'s strike at ``target`` (no hits if not in contact)."""
-    values = blow(position, striker, target)
-    return (1.0,) if values is None else hits(*values)

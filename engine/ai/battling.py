@@ -13,9 +13,9 @@ from engine.battle.state import BattleStep
 from engine.characters import character
 from engine.game import actions as a
 from engine.game import battle_actions as b
-from engine.game.battle_flow import battle_of, side_of
+from engine.game.battle_flow import battle_of
 from engine.game.outcome import owner_of
-from engine.game.state import GameState, Role
+from engine.game.state import GameState
 
 
 def choose_battle_action(state: GameState, seat: int, legal: list[a.Action]) -> a.Action:
@@ -45,7 +45,7 @@ def choose_battle_action(state: GameState, seat: int, legal: list[a.Action]) -> 
 
 
 def _side(state: GameState, seat: int) -> Side:
-    for role in Role:
+    for role in Side:
         if owner_of(state, role) == seat:
-            return side_of(role)
+            return role
     raise ValueError(f"seat {seat} is not in the battle")

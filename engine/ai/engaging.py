@@ -7,17 +7,18 @@ offers the other's elimination (the opponent may take it) and then fights.
 
 from __future__ import annotations
 
-from engine.ai.appraisal import TITAN_BOUNTY, stake, terrain_of
+from engine.ai.appraisal import SPOILS, TITAN_BOUNTY, stake, terrain_of
 from engine.ai.knowledge import Knowledge, know
 from engine.ai.moving import summon_bonus
 from engine.ai.worth import defender_edge, legion_strength, points, win_chance
+from engine.battle.position import Side
 from engine.characters import ANGEL, ARCHANGEL, character
 from engine.game import actions as a
 from engine.game.outcome import marker_of
-from engine.game.state import Engagement, GameState, Proposal, Role
+from engine.game.state import GameState, Proposal
 
-#: A defender that may flee does so below this chance of winning (RULES §5.3).
-FLEE_BELOW = 0.25
+#: Share of our legion's points a lost battle still takes from the enemy.
+TOLL = 0.4
 
 
 def choose_engage(state: GameState, seat: int, legal: list[a.Action]) -> a.Action:
@@ -34,8 +35,17 @@ def choose_engage(state: GameState, seat: int, legal: list[a.Action]) -> a.Actio
     return max(engages, key=lambda x: (at_stake(x), -x.land))
 
 
-def _battle_value(state: GameState, knowledge: Knowledge, role: Role) -> tuple[float, float]:
-    """(chance ``role`` wins the battle, expected gain of fighting it) for its owner."""
+def _lost(state: GameState, role: Side) -> float:
+    """What losing ``role``'s legion costs its owner: the legion, and its points that go
+    to the enemy (RULES §11.4)."""
+    ours = state.legion(marker_of(state, role))
+    score = state.player(ours.owner).score
+    return stake(ours, score) + SPOILS * points(ours.characters, score)
+
+
+def _battle_value(state: GameState, knowledge: Knowledge, role: Side) -> tuple[float, float]:
+    """(chance ``role`` wins the battle, expected gain of fighting it) for its owner; a
+    lost battle still slays some of the enemy (up to ``TOLL`` of our points)."""
     engagement = state.engagement
     assert engagement is not None
     ours = state.legion(marker_of(state, role))
@@ -44,22 +54,30 @@ def _battle_value(state: GameState, knowledge: Knowledge, role: Role) -> tuple[f
     score = state.player(ours.owner).score
     mine = legion_strength(ours.characters, score, terrain)
     other = legion_strength(theirs.known, knowledge.scores[theirs.owner], terrain)
-    if role is Role.ATTACKER:
+    if role is Side.ATTACKER:
         mine += summon_bonus(state, ours.owner, engagement.land)
         p = win_chance(mine, other * defender_edge(terrain))
     else:
         p = 1 - win_chance(other, mine * defender_edge(terrain))
+    toll = TOLL * points(ours.characters, score) * min(1.0, mine / other if other else 1.0)
     gain = theirs.points + theirs.titan * TITAN_BOUNTY
-    return p, p * gain - (1 - p) * stake(ours, score)
+    return p, p * gain - (1 - p) * (_lost(state, role) - toll)
 
 
-def _deal_value(state: GameState, knowledge: Knowledge, role: Role, proposal: Proposal) -> float:
-    """What accepting ``proposal`` is worth to ``role``'s owner."""
+def _flight_value(state: GameState, role: Side) -> float:
+    """What fleeing costs: the legion, and half its points to the enemy (RULES §5.3)."""
+    ours = state.legion(marker_of(state, role))
+    worth = points(ours.characters, state.player(ours.owner).score)
+    return -worth - SPOILS * worth / 2
+
+
+def _deal_value(state: GameState, knowledge: Knowledge, role: Side, proposal: Proposal) -> float:
+    """What accepting ``proposal`` is worth to ``role``'s owner (RULES §5.5)."""
     ours = state.legion(marker_of(state, role))
     theirs = knowledge.of(marker_of(state, role.other))
     score = state.player(ours.owner).score
     if proposal.eliminate is role:
-        return -stake(ours, score)
+        return -_lost(state, role)
     bounty = theirs.titan * TITAN_BOUNTY
     if proposal.eliminate is None:
         return bounty - stake(ours, score)
@@ -73,7 +91,7 @@ def choose_negotiation(state: GameState, seat: int, legal: list[a.Action]) -> a.
     knowledge = know(state, seat)
     role = engagement.to_act
     p, fight = _battle_value(state, knowledge, role)
-    if a.Flee() in legal and p < FLEE_BELOW:
+    if a.Flee() in legal and _flight_value(state, role) > fight:
         return a.Flee()
     offers = {o.number: o.proposal for o in engagement.proposals if o.by is not role}
     deals = [x for x in legal if isinstance(x, a.Accept)]
@@ -81,7 +99,7 @@ def choose_negotiation(state: GameState, seat: int, legal: list[a.Action]) -> a.
         best = max(deals, key=lambda x: _deal_value(state, knowledge, role, offers[x.number]))
         if _deal_value(state, knowledge, role, offers[best.number]) >= fight:
             return best
-    wanted = _wanted_proposal(state, knowledge, role, p, fight, engagement)
+    wanted = _wanted_proposal(state, knowledge, role, p, fight)
     if wanted is not None and a.Propose((wanted,)) in legal:
         return a.Propose((wanted,))
     for final in (a.NoMoreProposals(), a.Fight()):
@@ -91,21 +109,31 @@ def choose_negotiation(state: GameState, seat: int, legal: list[a.Action]) -> a.
 
 
 def _wanted_proposal(
-    state: GameState,
-    knowledge: Knowledge,
-    role: Role,
-    p: float,
-    fight: float,
-    engagement: Engagement,
+    state: GameState, knowledge: Knowledge, role: Side, p: float, fight: float
 ) -> Proposal | None:
-    """The deal worth offering: the enemy's elimination when we are favoured, a mutual
-    elimination when that beats fighting (their Titan for a lesser legion of ours)."""
+    """The deal worth offering: the enemy's elimination when we are favoured; a mutual
+    elimination when that beats fighting (their Titan for a lesser legion of ours), but
+    not while fleeing is still open (a proposal gives it up, RULES §5.3)."""
     if p >= 0.5:
         return Proposal(role.other)
+    if _may_flee(state, role):
+        return None
     mutual = Proposal(None)
     if _deal_value(state, knowledge, role, mutual) > fight:
         return mutual
     return None
+
+
+def _may_flee(state: GameState, role: Side) -> bool:
+    """Whether ``role`` may still flee: the defender, before any other step, without a
+    lord (RULES §5.3)."""
+    engagement = state.engagement
+    return (
+        engagement is not None
+        and engagement.may_flee
+        and role is Side.DEFENDER
+        and not state.legion(marker_of(state, role)).has_lord
+    )
 
 
 def choose_aftermath(state: GameState, seat: int, legal: list[a.Action]) -> a.Action:

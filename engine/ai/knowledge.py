@@ -13,7 +13,7 @@ from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from engine.ai.worth import strength
+from engine.ai.worth import TITAN_LIABILITY, strength
 from engine.characters import CHARACTERS, TITAN, character, titan_power
 from engine.game.state import GameState
 from engine.game.view import LegionView, View, view
@@ -61,34 +61,48 @@ def know(state: GameState, seat: int) -> Knowledge:
     scores = {p.seat: p.score for p in seen.players}
     known = {lv.marker: _known(lv) for lv in seen.legions}
     pool = _hidden_pool(seen, state, known)
-    titan_odds = _titan_odds(seen, known)
     count = sum(pool.values())
-    avg_strength = sum(strength(n) * k for n, k in pool.items()) / count if count else 12.0
-    avg_points = (
-        sum(character(n).value_at() * k for n, k in pool.items()) / count if count else 12.0
-    )
-    sightings = {}
-    for lv in seen.legions:
-        names = known[lv.marker]
-        power = titan_power(scores[lv.owner])
-        hidden = lv.height - len(names)
-        p = titan_odds.get(lv.marker, 0.0)
-        sightings[lv.marker] = Sighting(
-            lv.marker,
-            lv.owner,
-            lv.land,
-            lv.height,
-            names,
-            hidden == 0,
-            1.0 if TITAN in names else p,
-            sum(strength(n, power) for n in names)
-            + p * strength(TITAN, power)
-            + max(0.0, hidden - p) * avg_strength,
-            sum(character(n).value_at(scores[lv.owner]) for n in names)
-            + p * power * 4
-            + max(0.0, hidden - p) * avg_points,
+    average = (
+        (
+            sum(strength(n) * k for n, k in pool.items()) / count,
+            sum(character(n).value_at() * k for n, k in pool.items()) / count,
         )
+        if count
+        else (12.0, 12.0)
+    )
+    titan_odds = _titan_odds(seen, known)
+    sightings = {
+        lv.marker: _sighting(
+            lv, known[lv.marker], scores[lv.owner], titan_odds.get(lv.marker, 0.0), average
+        )
+        for lv in seen.legions
+    }
     return Knowledge(seat, sightings, scores)
+
+
+def _sighting(
+    lv: LegionView, names: tuple[str, ...], score: int, p: float, average: tuple[float, float]
+) -> Sighting:
+    """A legion with known ``names``, its hidden slots at the ``average`` (strength,
+    points) of a hidden character, ``p`` the chance it hides its owner's Titan."""
+    power = titan_power(score)
+    hidden = max(0.0, lv.height - len(names) - p)
+    titan = 1.0 if TITAN in names else p
+    strength_sum = (
+        sum(strength(n, power) for n in names) + p * strength(TITAN, power) + hidden * average[0]
+    )
+    points = sum(character(n).value_at(score) for n in names) + p * power * 4 + hidden * average[1]
+    return Sighting(
+        lv.marker,
+        lv.owner,
+        lv.land,
+        lv.height,
+        names,
+        lv.height == len(names),
+        titan,
+        strength_sum * (1 - (1 - TITAN_LIABILITY) * titan),
+        points,
+    )
 
 
 def _known(lv: LegionView) -> tuple[str, ...]:
@@ -99,14 +113,18 @@ def _hidden_pool(
     seen: View, state: GameState, known: Mapping[str, tuple[str, ...]]
 ) -> Counter[str]:
     """Counters in the hidden parts of legions: not in the stacks, the dead pile, a known
-    part of a legion or the closing engagement's slain (Titans left out)."""
+    part of a legion or, for its two players, the closing engagement's slain (Titans left
+    out)."""
     pool: Counter[str] = Counter()
     for name, c in CHARACTERS.items():
         if name != TITAN:
             pool[name] = c.count - seen.caretaker.get(name, 0) - seen.dead.get(name, 0)
     engagement = state.engagement
     if engagement is not None and engagement.aftermath is not None:
-        pool.subtract(engagement.aftermath.slain)  # public: the battle or deal was seen
+        markers = (engagement.attacker, engagement.defender)
+        engaged = {state.legions[m].owner for m in markers if m in state.legions}
+        if seen.seat in engaged:
+            pool.subtract(engagement.aftermath.slain)  # the two players saw both legions
     for names in known.values():
         pool.subtract(n for n in names if n != TITAN)
     return +pool

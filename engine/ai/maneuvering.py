@@ -1,11 +1,12 @@
 """The battle maneuver phase (RULES §8.3–§8.5): where each character goes.
 
-Greedy, one move per decision: the move that most improves the mover's placement. A
-placement weighs the blows the character adds against enemies it touches (the rise in the
-chance that they are slain, together with the friends already touching them), the blows it
-would take, its rangestrikes, its distance to the enemy (an attacker must close in before
-the time loss, RULES §11.1; a weaker defender keeps away), and the hazard it stands in.
-Characters off the board always enter (none is left off without reason, RULES §8.4).
+Greedy, one move per decision: the move that most improves the position. A position is
+judged by the coming *clash* (every character in contact strikes the enemy it can hurt
+most; the blows on each target combine into the chance it is slain, RULES §9) and by the
+mover's *placement*: its hazard, its rangestrikes (§10), its distance to the enemy (an
+attacker must close in before the time loss, §11.1; a weaker defender need not), and, for
+a Titan, the enemies that could reach it next turn. Characters off the board always enter
+(none is left off without reason, RULES §8.4).
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from engine.battle.rangestrike import rangestrike_problem, rangestrike_values
 from engine.battle.state import Battle
 from engine.battle.strike import strike_number
 from engine.battleland import LABELS, distance, neighbours
-from engine.characters import TITAN
+from engine.characters import TITAN, character
 from engine.game import actions as a
 from engine.game import battle_actions as b
 
@@ -78,27 +79,15 @@ def _threats(battle: Battle, side: Side) -> tuple[tuple[Fighter, frozenset[str]]
         for name in battle.waiting(enemy):
             ends = entry_hexes(position, name, edge)
             if ends:
-                found.append(
-                    (
-                        Fighter(
-                            name, enemy, next(iter(sorted(ends))), battle.power_of(enemy, name)
-                        ),
-                        ends,
-                    )
-                )
+                found.append((Fighter(name, enemy, min(ends), battle.power_of(enemy, name)), ends))
     return tuple(found)
 
 
 def _force(battle: Battle, side: Side) -> float:
-    living = [f for f in battle.position.of_side(side) if f.alive]
-    waiting = [battle.power_of(side, n) * _skill(n) for n in battle.waiting(side)]
-    return sum(f.power * f.skill for f in living) + sum(waiting)
-
-
-def _skill(name: str) -> int:
-    from engine.characters import character
-
-    return character(name).skill
+    """The summed value of ``side``'s living characters, on the board or waiting."""
+    living = [f.power * f.skill for f in battle.position.of_side(side) if f.alive]
+    waiting = [battle.power_of(side, n) * character(n).skill for n in battle.waiting(side)]
+    return float(sum(living) + sum(waiting))
 
 
 def choose_maneuver(
@@ -142,7 +131,6 @@ def choose_maneuver(
 def clash(position: Position, side: Side) -> float:
     """The expected worth of the coming exchange of blows for ``side``: each character in
     contact strikes the enemy it can hurt most, and the blows on each target combine."""
-    land = position.land
     living = [f for f in position.fighters if f.alive]
     ours = [f for f in living if f.side is side]
     theirs = [f for f in living if f.side is not side]
@@ -152,18 +140,12 @@ def clash(position: Position, side: Side) -> float:
         for f in strikers:
             options = [(v, e) for e in targets if (v := blow(position, f, e)) is not None]
             if options:
-                v, e = max(options, key=lambda o: _blow_worth(o[0], o[1], sign > 0))
+                v, e = max(options, key=lambda o: _strikes_worth([o[0]], o[1], ours=False))
                 blows.setdefault(e.hex, []).append(v)
         for e in targets:
             if e.hex in blows:
                 total += sign * _strikes_worth(blows[e.hex], e, ours=sign < 0)
-    _ = land
     return total
-
-
-def _blow_worth(values: tuple[int, int], target: Fighter, we_strike: bool) -> float:
-    need = target.hits_to_slay
-    return sum(p * damage_worth(target, min(k, need), False) for k, p in enumerate(hits(*values)))
 
 
 def _strikes_worth(strikes: list[tuple[int, int]], target: Fighter, ours: bool) -> float:
@@ -181,10 +163,10 @@ def placement(position: Position, f: Fighter, plan: Stance) -> float:
     land = position.land
     enemies = [e for e in position.fighters if e.side is not f.side and e.alive]
     score = _terrain(position, f, plan)
-    if not enemies:
-        return score
     if f.name == TITAN:
         score -= _exposure(position, f, plan)
+    if not enemies:
+        return score
     if any(in_contact(land, f.hex, e.hex) for e in enemies):
         gap = 1
     else:

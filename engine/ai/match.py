@@ -19,18 +19,21 @@ Observer = Callable[[GameState, int, a.Action, GameState], None]
 
 
 class RandomPlayer:
-    """Picks uniformly among the legal actions except ``Withdraw``; its choices come from
-    SHA-256 of its seed and a call counter (no global generator)."""
+    """Picks uniformly among the legal actions except ``Withdraw`` (and the kinds in
+    ``avoid``, unless nothing else is left); its choices come from SHA-256 of its seed and
+    a call counter (no global generator)."""
 
-    def __init__(self, seed: int) -> None:
+    def __init__(self, seed: int, avoid: tuple[type[a.Action], ...] = ()) -> None:
         self.seed = seed
+        self.avoid = avoid
         self.calls = 0
 
     def __call__(self, state: GameState, seat: int) -> a.Action:
         legal = [x for x in legal_actions(state, seat) if not isinstance(x, a.Withdraw)]
+        preferred = [x for x in legal if not isinstance(x, self.avoid)] or legal
         self.calls += 1
         digest = hashlib.sha256(f"random-player|{self.seed}|{self.calls}".encode()).digest()
-        return legal[int.from_bytes(digest[:8], "big") % len(legal)]
+        return preferred[int.from_bytes(digest[:8], "big") % len(preferred)]
 
 
 @dataclass(frozen=True)
@@ -50,12 +53,14 @@ def play(
     max_turns: int,
     options: Options | None = None,
     observe: Observer | None = None,
+    max_actions: int = 100_000,
 ) -> Match:
-    """Play a game seat by seat until it ends or ``max_turns`` player turns have begun."""
+    """Play a game seat by seat until it ends, ``max_turns`` player turns have begun or
+    ``max_actions`` actions were taken."""
     names = [f"P{i}" for i in range(len(agents))]
     state, _ = new_game(names, seed, options)
     actions = 0
-    while state.result is None and state.turn.number <= max_turns:
+    while state.result is None and state.turn.number <= max_turns and actions < max_actions:
         seat = to_act(state)
         assert seat is not None
         action = agents[seat](state, seat)

@@ -79,7 +79,8 @@ def arrival(state: GameState, knowledge: Knowledge, legion: Legion, land: int, s
     enemies = [s for s in knowledge.enemies() if s.land == land]
     if enemies:
         bonus = summon_bonus(state, legion.owner, land)
-        return attack_worth(knowledge, legion, enemies[0], score, bonus)
+        after = muster_worth(state, legion, land)
+        return attack_worth(knowledge, legion, enemies[0], score, bonus, after)
     return (
         muster_worth(state, legion, land)
         + prospects(state, knowledge, legion, land, score)

@@ -1,8 +1,7 @@
-"""Dice odds for strikes (RULES §9.2): hit distributions and kill chances."""
+"""Dice odds for strikes (RULES §9.2): the distribution of hits of one or more strikes."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from functools import cache
 
 Distribution = tuple[float, ...]
@@ -36,24 +35,3 @@ def combine(a: Distribution, b: Distribution) -> Distribution:
             for j, q in enumerate(b):
                 out[i + j] += p * q
     return tuple(out)
-
-
-def at_least(dist: Distribution, k: int) -> float:
-    """Chance of ``k`` hits or more."""
-    if k <= 0:
-        return 1.0
-    return sum(dist[k:])
-
-
-def kill_chance(strikes: Sequence[tuple[int, int]], need: int) -> float:
-    """Chance that strikes of (dice, strike number) together deal ``need`` hits."""
-    dist: Distribution = (1.0,)
-    for dice, number in strikes:
-        dist = combine(dist, hits(dice, number))
-    return at_least(dist, need)
-
-
-def expected_hits(dice: int, strike_number: int, cap: int) -> float:
-    """Expected hits that count, at most ``cap`` (a target's remaining hits)."""
-    dist = hits(dice, strike_number)
-    return sum(min(k, cap) * p for k, p in enumerate(dist))

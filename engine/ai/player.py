@@ -14,6 +14,7 @@ from engine.ai.mustering import choose_muster
 from engine.ai.splitting import choose_split
 from engine.errors import IllegalAction
 from engine.game import actions as a
+from engine.game import battle_actions as b
 from engine.game.legal import legal_actions
 from engine.game.state import GameState, Phase, Stage
 
@@ -29,7 +30,16 @@ def choose_action(state: GameState, seat: int) -> a.Action:
     if len(legal) == 1:
         return legal[0]
     choice = _decide(state, seat, legal)
-    return choice if choice in legal else legal[0]
+    return choice if choice in legal else _fallback(legal)
+
+
+#: Actions never taken as a fallback: they give up or undo, and could loop.
+_NOT_FALLBACK = (a.Concede, b.ConcedeInstead, a.UndoSplit, a.TakeBack, b.TakeBackManeuver)
+
+
+def _fallback(legal: list[a.Action]) -> a.Action:
+    """A safe legal action when a decision found none (a step it does not know)."""
+    return next((x for x in legal if not isinstance(x, _NOT_FALLBACK)), legal[0])
 
 
 def _decide(state: GameState, seat: int, legal: list[a.Action]) -> a.Action:

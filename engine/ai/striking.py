@@ -1,7 +1,8 @@
 """Strikes, rangestrikes and carry-over (RULES §9, §10): choose the blows that slay most.
 
-Every strike is valued by its hit distribution: the worth of the damage it does, slaying
-worth far more than wounding, plus the carry-over its excess hits may place (RULES §9.4)
+Every strike is valued by its hit distribution: the worth of the damage it does (slaying a
+wounded character earns its whole worth for the few hits it still needs), plus the
+carry-over its excess hits may place (RULES §9.4)
 under the announced values (§9.5). Strikers with a single target strike first, so that the
 others see their damage; then the best blow goes next. Rangestrikes are made whenever they
 may do harm; the phase ends when nothing useful is left (RULES §9.1, §10.1).
@@ -37,7 +38,8 @@ def choose_strike(
     pool: Sequence[a.Action] = single or [
         x for x in legal if isinstance(x, b.Strike | b.Rangestrike)
     ]
-    per: dict[str, tuple[float, a.Action]] = {}
+    best: a.Action | None = None
+    best_gain = 0.0
     for action in pool:
         if isinstance(action, b.Strike):
             gain = strike_gain(position, action)
@@ -46,15 +48,8 @@ def choose_strike(
         else:
             continue
         gain += tie(action)
-        key = action.striker
-        if key not in per or gain > per[key][0]:
-            per[key] = (gain, action)
-    best: a.Action | None = None
-    best_gain = 0.0
-    if per:
-        useful = [g for g in per.values() if g[0] > 0 or isinstance(g[1], b.Strike)]
-        if useful:
-            best_gain, best = min(useful, key=lambda g: g[0])
+        if best is None or gain > best_gain:
+            best, best_gain = action, gain
     if best is not None and (isinstance(best, b.Strike) or best_gain > 0):
         return best
     if b.EndStrikes() in legal:

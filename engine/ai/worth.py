@@ -1,26 +1,31 @@
 """What characters and legions are worth: battle strength, win chances, muster prospects.
 
 Strength is value (Power × Skill, RULES §0.2) nudged for abilities and for nativity to the
-battleland's hazards (RULES §1.2, §8.6). Win chances come from the strength ratio. The
-muster *potential* of a group of characters is the value of the best recruit it qualifies
-for (RULES §6.2–§6.4), averaged over the lands of the masterboard.
+battleland's hazards (RULES §1.2, §8.6). Win chances come from the strength ratio, fitted
+to battles between computer players. The muster *potential* of a group of characters is
+the value of the best recruit it qualifies for (RULES §6.2–§6.4) when choosing among a few
+lands of the masterboard.
 """
 
 from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Mapping
-from functools import cache
+from functools import cache, lru_cache
 
 from engine.battleland import battleland
 from engine.characters import TITAN, character, titan_power
 from engine.masterboard import LANDS, TERRAINS, TOWER
 from engine.muster import muster_options
 
-#: Steepness of the win-chance curve: strength ratio 1.5 → 0.77, 2 → 0.89.
-STEEPNESS = 3.0
-#: A defender's edge: the attacker must win within seven turns (RULES §11.1).
-DEFENDER_EDGE = 1.1
+#: Steepness of the win-chance curve (fitted to battles between computer players):
+#: strength ratio 1.2 → 0.75, 1.5 → 0.92.
+STEEPNESS = 6.0
+#: A defender's edge: the time loss (RULES §11.1) did not show in computer battles.
+DEFENDER_EDGE = 1.0
+#: A legion with its Titan fights below its strength: the Titan must be kept safe, and
+#: its death loses the battle (RULES §11.1).
+TITAN_LIABILITY = 0.85
 #: The Tower's walls favour its defender even more (RULES §8.2, §8.6).
 TOWER_EDGE = 1.3
 
@@ -45,9 +50,9 @@ def strength(name: str, power: int = 0, terrain: str | None = None) -> float:
     c = character(name)
     value = float((power if name == TITAN and power else c.power) * c.skill)
     if c.rangestrikes:
-        value *= 1.1
+        value *= 1.15
     if c.flies:
-        value *= 1.05
+        value *= 1.1
     if terrain is not None and c.native & hazards(terrain):
         value *= 1.2
     return value
@@ -56,7 +61,9 @@ def strength(name: str, power: int = 0, terrain: str | None = None) -> float:
 def legion_strength(names: Iterable[str], score: int, terrain: str | None = None) -> float:
     """Summed strength of a legion whose owner has ``score`` (it sets the Titan's Power)."""
     power = titan_power(score)
-    return sum(strength(n, power, terrain) for n in names)
+    names = tuple(names)
+    total = sum(strength(n, power, terrain) for n in names)
+    return total * TITAN_LIABILITY if TITAN in names else total
 
 
 def points(names: Iterable[str], score: int) -> int:
@@ -80,26 +87,26 @@ def defender_edge(terrain: str) -> float:
     return TOWER_EDGE if terrain == TOWER else DEFENDER_EDGE
 
 
-def best_recruit(terrain: str, names: tuple[str, ...], caretaker: Mapping[str, int]) -> str | None:
-    """The most valuable recruit ``names`` qualify for in ``terrain`` now (RULES §6.2)."""
-    options = muster_options(terrain, names, caretaker)
-    if not options:
-        return None
-    return max(options, key=lambda o: (character(o.recruit).value_at(), o.recruit)).recruit
-
-
-@cache
-def recruit_value(terrain: str, names: tuple[str, ...]) -> int:
-    """Value of the best recruit ``names`` qualify for in ``terrain`` (stacks ignored)."""
-    options = muster_options(terrain, names)
+@lru_cache(maxsize=1 << 14)
+def recruit_value(
+    terrain: str, names: tuple[str, ...], exhausted: frozenset[str] = frozenset()
+) -> int:
+    """Value of the best recruit ``names`` qualify for in ``terrain`` (RULES §6.2–§6.4),
+    none of ``exhausted`` (stacks with no counter left)."""
+    options = muster_options(terrain, names, lambda name: name not in exhausted)
     return max((character(o.recruit).value_at() for o in options), default=0)
+
+
+def exhausted(caretaker: Mapping[str, int]) -> frozenset[str]:
+    """The characters whose stacks are empty (RULES §1.5)."""
+    return frozenset(name for name, left in caretaker.items() if left <= 0)
 
 
 #: How many lands a legion typically may choose from in one move (RULES §2.3).
 CHOICES = 3
 
 
-@cache
+@lru_cache(maxsize=1 << 14)
 def potential(names: tuple[str, ...]) -> float:
     """The expected best recruit ``names`` qualify for (``names`` sorted), when choosing
     among ``CHOICES`` lands drawn from the masterboard (so strong musters in some terrains
