@@ -22,6 +22,7 @@ from bot.syntax import Args, VerbKind, format_action, help_text
 from bot.syntax import words as w
 from engine.characters import CHARACTERS
 from engine.errors import IllegalAction
+from engine.game.events import BattleBegun, EngagementBegun
 from engine.game.legal import legal_actions
 from engine.game.state import GameState
 from engine.masterboard import TERRAINS
@@ -116,10 +117,17 @@ async def history(ctx: Context, game: Game | None, args: Args) -> Replies:
     args.finish()
     game, state = _started(game)
     async with ctx.db.reading() as db:
-        log = await rows.last_actions(db, game.id, min(max(count, 1), HISTORY_MAX))
+        log = await rows.last_actions(db, game.id, await rows.action_count(db, game.id))
+    window = min(max(count, 1), HISTORY_MAX)
     names = Names(state)
+    # Each action is told with the legions of the engagement under way when it happened.
+    names.forget_engagement()
+    for entry in log[:-window]:
+        for event in events_from_text(entry.events):
+            if isinstance(event, EngagementBegun | BattleBegun):
+                names.engaged(event.attacker, event.defender)
     lines = []
-    for entry in log:
+    for entry in log[-window:]:
         said = narrate(events_from_text(entry.events), names)
         lines.append(f"#{entry.n} {game.name_of(entry.seat)}: " + " ".join(said))
     return Replies.answer(clip(lines, latest=True) or "Nothing has happened yet.")

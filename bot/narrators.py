@@ -32,6 +32,10 @@ class Names:
             if state.engagement is not None:
                 self.engaged(state.engagement.attacker, state.engagement.defender)
 
+    def forget_engagement(self) -> None:
+        """Tell sides as "the attacker" / "the defender" until an engagement is named."""
+        self._sides = {}
+
     def engaged(self, attacker: str, defender: str) -> None:
         """Remember the markers of a new engagement."""
         self._sides = {"attacker": attacker, "defender": defender}
