@@ -25,13 +25,13 @@ from pathlib import Path
 import aiosqlite
 
 from bot.context import Caller, Place
-from bot.eventlog import events_to_json
 from bot.pictures import Renderer, default_renderer
-from bot.record import encode_state
 from bot.replies import Picture
 from bot.service import GameService
 from bot.storage import Database, SeatRow, Status
 from bot.storage import games as rows
+from bot.storage.eventlog import events_to_json
+from bot.storage.record import encode_state
 from bot.syntax import FORMATTERS, format_action, parse_command, to_action
 from engine.game import actions as a
 from engine.game.actions import action_to_json

@@ -36,9 +36,9 @@ sys.path.insert(0, str(HERE.parent))
 
 from bot.context import Place  # noqa: E402
 from bot.demo import open_ai_game, play_ai_game  # noqa: E402
-from bot.record import Game, full_replay, load_game  # noqa: E402
 from bot.service import GameService  # noqa: E402
 from bot.storage import games as rows  # noqa: E402
+from bot.storage.record import Game, full_replay, load_game  # noqa: E402
 from engine.battle.state import BattleStep  # noqa: E402
 from engine.characters import CHARACTERS, STARTING_LEGION  # noqa: E402
 from engine.game.state import GameState, Legion  # noqa: E402

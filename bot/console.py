@@ -17,7 +17,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from bot.context import Caller, Place
-from bot.describe import waiting_for
+from bot.narration.describe import waiting_for
 from bot.replies import Message, Replies
 from bot.service import GameService
 

@@ -23,15 +23,15 @@ from pathlib import Path
 from typing import TextIO
 
 from bot.context import Caller, Place
-from bot.eventlog import events_from_text
-from bot.narrate import Names, narrate
+from bot.handlers.play import board_picture
+from bot.narration.narrate import Names, narrate
 from bot.pictures import render_with_package
-from bot.play import board_picture
-from bot.record import Game, initial_state
 from bot.replies import Picture, PictureKind
 from bot.service import GameService
 from bot.storage import ActionRow, GameRow, SeatRow
 from bot.storage import games as rows
+from bot.storage.eventlog import events_from_text
+from bot.storage.record import Game, initial_state
 from engine.battle.events import ManeuverEnded
 from engine.battle.position import Side
 from engine.game import actions as a

@@ -23,16 +23,16 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from bot.ai_seats import ai_turn, merge, waiting_ai
 from bot.context import Caller, Context, Place
-from bot.info import INFO
-from bot.lobby import LOBBY
+from bot.handlers.ai_seats import ai_turn, merge, waiting_ai
+from bot.handlers.info import INFO
+from bot.handlers.lobby import LOBBY
+from bot.handlers.play import play
 from bot.pictures import Renderer, render_message
-from bot.play import play
-from bot.record import Game, build_game, fetch_game
 from bot.replies import Replies
 from bot.storage import Database
 from bot.storage import games as rows
+from bot.storage.record import Game, build_game, fetch_game
 from bot.syntax import Command, VerbKind, parse_command
 from engine.errors import IllegalAction, TitanError
 from engine.game.actions import Action

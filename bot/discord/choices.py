@@ -17,9 +17,9 @@ import discord
 from bot.discord.deliver import deliver_choice, tell
 from bot.discord.errors import report
 from bot.discord.host import caller_of, place_of
-from bot.record import Game
 from bot.replies import Message
 from bot.service import GameService
+from bot.storage.record import Game
 from bot.syntax import FORMATTERS, format_action
 from engine.game import actions as a
 from engine.game import battle_actions as b

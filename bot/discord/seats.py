@@ -10,12 +10,12 @@ from __future__ import annotations
 from dataclasses import replace
 
 from bot.context import Caller, Place
-from bot.describe import own_legions_text
-from bot.record import Game
+from bot.narration.describe import own_legions_text
 from bot.replies import Message, Replies
 from bot.service import GameService
 from bot.storage import SeatRow
 from bot.storage import games as rows
+from bot.storage.record import Game
 from engine.errors import IllegalAction, TitanError
 from engine.game import actions as a
 

@@ -10,9 +10,9 @@ from __future__ import annotations
 import random
 
 from bot.context import Caller, Place
-from bot.record import Game
 from bot.replies import Replies
 from bot.service import GameService
+from bot.storage.record import Game
 from bot.syntax import FORMATTERS, format_action
 from engine.game import actions as a
 from engine.game import battle_actions as b

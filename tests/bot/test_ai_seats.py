@@ -4,16 +4,16 @@ from __future__ import annotations
 
 import pytest
 
-from bot import ai_seats
-from bot.ai_seats import clip, merge
 from bot.console import LOCAL_CHANNEL, Console
 from bot.context import Caller, Place
 from bot.demo import open_ai_game, play_ai_game
-from bot.record import Game, full_replay, load_game
+from bot.handlers import ai_seats
+from bot.handlers.ai_seats import clip, merge
 from bot.replies import Message, Picture, PictureKind, Replies
 from bot.service import GameService
 from bot.storage import Status
 from bot.storage import games as rows
+from bot.storage.record import Game, full_replay, load_game
 from engine.characters import STARTING_LEGION
 from engine.game import actions as a
 from engine.game.legal import to_act

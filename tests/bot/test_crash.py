@@ -13,9 +13,9 @@ import sys
 import time
 from pathlib import Path
 
-from bot.record import full_replay, load_game
 from bot.storage import Database
 from bot.storage import games as rows
+from bot.storage.record import full_replay, load_game
 from tests.bot.crash_worker import CHANNEL
 
 REPO = Path(__file__).resolve().parents[2]

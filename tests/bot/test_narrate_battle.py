@@ -9,7 +9,7 @@ import random
 import pytest
 
 import engine
-from bot.narrate import NARRATORS, Names, generic, narrate
+from bot.narration.narrate import NARRATORS, Names, generic, narrate
 from engine.battle import events as bv
 from engine.battle.position import Side
 from engine.battle.state import EndKind

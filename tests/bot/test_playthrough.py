@@ -5,10 +5,10 @@ from __future__ import annotations
 import asyncio
 import sqlite3
 
-from bot.record import full_replay, load_game
 from bot.service import GameService
 from bot.storage import Status
 from bot.storage import games as rows
+from bot.storage.record import full_replay, load_game
 from tests.bot.agent import open_game, play, step
 
 CHANNEL = 3

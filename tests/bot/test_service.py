@@ -8,7 +8,7 @@ import threading
 
 import pytest
 
-import bot.play
+import bot.handlers.play
 from bot.context import Caller, Place
 from bot.replies import PictureKind
 from bot.syntax import format_action, parse_command, to_action
@@ -97,7 +97,7 @@ async def test_an_unexpected_error_is_logged_with_the_game_and_apologised(
     def broken(*args):
         raise RuntimeError("boom")
 
-    monkeypatch.setattr(bot.play, "apply", broken)
+    monkeypatch.setattr(bot.handlers.play, "apply", broken)
     with caplog.at_level(logging.ERROR, logger="bot.service"):
         replies = await as_actor(service, "roll")
     assert replies.error and replies.ephemeral.text.startswith("Sorry, something went wrong")
@@ -234,7 +234,7 @@ async def test_the_time_limit_option_reaches_the_engine(service):
 
 
 def test_long_answers_are_clipped_keeping_the_right_end():
-    from bot.info import clip
+    from bot.handlers.info import clip
 
     lines = [f"line {i}" for i in range(1000)]
     head = clip(lines, 100)

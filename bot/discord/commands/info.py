@@ -5,13 +5,13 @@ from __future__ import annotations
 
 from discord import app_commands
 
-from bot.describe import status_text
 from bot.discord import specs as s
 from bot.discord.deliver import answer
 from bot.discord.host import TitanInteraction, place_of
 from bot.discord.runner import run_command
+from bot.handlers.play import board_picture
+from bot.narration.describe import status_text
 from bot.pictures import render_message
-from bot.play import board_picture
 from bot.replies import Message
 from engine.characters import CHARACTERS
 from engine.game.state import Stage

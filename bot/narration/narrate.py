@@ -1,7 +1,7 @@
 """Events in words: one line per event a reader may see (RULES §1.7 audiences respected).
 
-:data:`NARRATORS` is a table keyed on the event's type, filled by :mod:`bot.narrate_game`
-and :mod:`bot.narrate_battle`; an event without an entry gets a plain generic line.
+:data:`NARRATORS` is a table keyed on the event's type, filled by :mod:`bot.narration.game_events`
+and :mod:`bot.narration.battle_events`; an event without an entry gets a plain generic line.
 """
 
 from __future__ import annotations
@@ -11,9 +11,9 @@ from collections.abc import Iterable
 from dataclasses import fields
 from enum import Enum
 
-from bot import narrate_battle as _battle  # noqa: F401  (registers the battle's narrators)
-from bot import narrate_game as _game  # noqa: F401  (registers the game's narrators)
-from bot.narrators import NARRATORS, Names, Narrator, listing, narrator, plural, proposal_text
+from bot.narration import battle_events as _battle  # noqa: F401  (registers the battle's narrators)
+from bot.narration import game_events as _game  # noqa: F401  (registers the game's narrators)
+from bot.narration.table import NARRATORS, Names, Narrator, listing, narrator, plural, proposal_text
 from engine.events import Event
 from engine.game.events import BattleBegun, EngagementBegun
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bot.narrators import Names, listing, narrator, proposal_text
+from bot.narration.table import Names, listing, narrator, proposal_text
 from engine.game import events as ev
 from engine.movement import MoveKind
 

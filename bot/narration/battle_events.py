@@ -6,7 +6,7 @@ named with their legion and hex: ``Bk01's Troll (C3)``.
 
 from __future__ import annotations
 
-from bot.narrators import Names, article, listing, narrator, plural
+from bot.narration.table import Names, article, listing, narrator, plural
 from engine.battle import events as bv
 from engine.battle.position import Side
 

@@ -9,15 +9,15 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 
-from bot.battle_text import battle_picture, battle_text
 from bot.context import Context
-from bot.describe import lands_text, legions_text, status_text
-from bot.eventlog import events_from_text
-from bot.narrate import Names, narrate
-from bot.record import Game
+from bot.narration.battle_text import battle_picture, battle_text
+from bot.narration.describe import lands_text, legions_text, status_text
+from bot.narration.narrate import Names, narrate
 from bot.replies import Picture, PictureKind, Replies
 from bot.storage import Status
 from bot.storage import games as rows
+from bot.storage.eventlog import events_from_text
+from bot.storage.record import Game
 from bot.syntax import Args, VerbKind, format_action, help_text
 from bot.syntax import words as w
 from engine.characters import CHARACTERS

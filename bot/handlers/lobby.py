@@ -12,11 +12,11 @@ from collections.abc import Awaitable, Callable
 from dataclasses import replace
 
 from bot.context import Context
-from bot.play import replies_after
-from bot.record import MAX_PLAYERS, MIN_PLAYERS, Game, Settings, encode_state, initial_state
+from bot.handlers.play import replies_after
 from bot.replies import Message, Replies
 from bot.storage import SeatRow, Status
 from bot.storage import games as rows
+from bot.storage.record import MAX_PLAYERS, MIN_PLAYERS, Game, Settings, encode_state, initial_state
 from bot.syntax import Args
 from bot.syntax.words import number
 from engine.errors import IllegalAction, InvalidNotation

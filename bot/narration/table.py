@@ -1,7 +1,7 @@
 """The table of narrators (event type → words) and the names they use.
 
-:data:`NARRATORS` is keyed on the event's type; :mod:`bot.narrate_game` and
-:mod:`bot.narrate_battle` fill it, :mod:`bot.narrate` reads it.
+:data:`NARRATORS` is keyed on the event's type; :mod:`bot.narration.game_events` and
+:mod:`bot.narration.battle_events` fill it, :mod:`bot.narration.narrate` reads it.
 """
 
 from __future__ import annotations

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bot.narrators import listing, plural
+from bot.narration.table import listing, plural
 from bot.replies import BattleMarks, Picture, PictureKind
 from engine.battle import events as bv
 from engine.battle.position import Fighter, Side

@@ -14,9 +14,9 @@ from typing import Any
 
 import aiosqlite
 
-from bot.eventlog import events_to_json
 from bot.storage import ActionRow, GameRow, SeatRow, Status
 from bot.storage import games as rows
+from bot.storage.eventlog import events_to_json
 from engine.codec import decode, encode
 from engine.errors import IllegalAction
 from engine.game.actions import Action, action_from_json, action_to_json

@@ -9,12 +9,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bot.battle_text import battle_picture
 from bot.context import Context
-from bot.describe import contents_by_seat, own_legions_text, waiting_for
-from bot.narrate import Names, narrate, private_events
-from bot.record import Game, store_action
+from bot.narration.battle_text import battle_picture
+from bot.narration.describe import contents_by_seat, own_legions_text, waiting_for
+from bot.narration.narrate import Names, narrate, private_events
 from bot.replies import Message, Picture, PictureKind, Replies
+from bot.storage.record import Game, store_action
 from bot.syntax import Command, to_action
 from engine.battle.events import HalfTurnBegun
 from engine.errors import IllegalAction, NotYourTurn, WrongPhase

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from bot.battle_text import battle_task
-from bot.narrate import listing
+from bot.narration.battle_text import battle_task
+from bot.narration.narrate import listing
 from engine.game.legal import to_act
 from engine.game.state import GameState, Phase, Stage
 from engine.game.view import LegionView, view

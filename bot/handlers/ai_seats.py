@@ -2,7 +2,7 @@
 
 After a command, while the seat to act is an AI seat (:func:`waiting_ai`), the service
 calls :func:`ai_turn`: it asks :func:`engine.ai.choose_action` (in a worker thread) and
-plays the answer through :func:`~bot.play.play` like any command: its own transaction,
+plays the answer through :func:`~bot.handlers.play.play` like any command: its own transaction,
 log entry and narration. An AI never holds a game up: a choice that raises (or is
 refused) gives way to the first legal action, and ``Withdraw`` is chosen only when
 nothing else is legal. :func:`merge` folds the chain's replies into the one reply of the
@@ -17,9 +17,9 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from bot.context import Caller, Context
-from bot.play import play
-from bot.record import Game
+from bot.handlers.play import play
 from bot.replies import Message, Replies
+from bot.storage.record import Game
 from engine.ai.player import choose_action
 from engine.errors import TitanError
 from engine.game import actions as a
@@ -34,9 +34,9 @@ NOT_FALLBACK = (a.Withdraw, a.UndoSplit, a.TakeBack, b.TakeBackManeuver)
 MAX_TEXT = 1900
 """Characters of merged text kept (Discord allows 2,000 with the pings)."""
 WAITING = "Waiting for **"
-"""How :func:`bot.play.announce` begins the line naming the next decision."""
+"""How :func:`bot.handlers.play.announce` begins the line naming the next decision."""
 OWN_LEGIONS = "Your legions:"
-"""How :func:`bot.describe.own_legions_text` begins."""
+"""How :func:`bot.narration.describe.own_legions_text` begins."""
 
 
 def fallback(state: GameState, seat: int) -> a.Action:
