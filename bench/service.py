@@ -26,7 +26,7 @@ import aiosqlite
 
 from bot.context import Caller, Place
 from bot.pictures import Renderer, default_renderer
-from bot.replies import Picture
+from bot.replies import Picture, PictureKind
 from bot.service import GameService
 from bot.storage import Database, SeatRow, Status
 from bot.storage import games as rows
@@ -42,6 +42,8 @@ from engine.game.state import GameState
 
 SKIP = (a.Withdraw, a.TakeBack, a.UndoSplit, a.ExpireTimeLimit)
 SNAPSHOT_EVERY = 50
+PAINTING: set[asyncio.Task[object]] = set()
+"""Pictures being drawn in the background."""
 
 
 def choose(state: GameState, rng: random.Random) -> tuple[int, str | a.Action]:
@@ -93,7 +95,8 @@ async def one_command(service: GameService, channel: int, rng: random.Random) ->
     """Time one agent command in ``channel`` (None when its game is over).
 
     The time counts loading the game (when not cached) and the command; not the agent's
-    own choice.
+    own choice. Its picture is then drawn as a transport would ask for it, in the
+    background (the next command does not wait for it).
     """
     started = time.perf_counter()
     game = await service.game_in(channel)
@@ -109,7 +112,12 @@ async def one_command(service: GameService, channel: int, rng: random.Random) ->
         replies = await service.act(Place(channel), caller, command)
     if replies.error:
         raise RuntimeError(f"{command}: {replies.ephemeral}")
-    return (loaded - started) + (time.perf_counter() - sent)
+    took = (loaded - started) + (time.perf_counter() - sent)
+    if replies.public is not None and replies.public.picture is not None:
+        task = asyncio.create_task(service.paint(replies.public, channel))
+        PAINTING.add(task)
+        task.add_done_callback(PAINTING.discard)
+    return took
 
 
 async def latency(service: GameService, games: int, samples: int, cold: bool) -> list[float]:
@@ -129,22 +137,25 @@ async def latency(service: GameService, games: int, samples: int, cold: bool) ->
     return found
 
 
-async def throughput(service: GameService, channels: list[int], seconds: float) -> float:
-    """Actions per second with every channel's game played as fast as it answers."""
-    done = 0
+async def throughput(
+    service: GameService, channels: list[int], seconds: float
+) -> tuple[float, list[float]]:
+    """Actions per second with every channel's game played as fast as it answers, and
+    each command's latency meanwhile."""
+    took: list[float] = []
     stop = time.perf_counter() + seconds
 
     async def run(channel: int) -> None:
-        nonlocal done
         rng = random.Random(channel)
         while time.perf_counter() < stop:
-            if await one_command(service, channel, rng) is None:
+            latency = await one_command(service, channel, rng)
+            if latency is None:
                 return
-            done += 1
+            took.append(latency)
 
     started = time.perf_counter()
     await asyncio.gather(*(run(c) for c in channels))
-    return done / (time.perf_counter() - started)
+    return len(took) / (time.perf_counter() - started), took
 
 
 def percentile(values: list[float], p: float) -> float:
@@ -164,30 +175,13 @@ def stub(picture: Picture) -> bytes:
     return b"\x89PNG-" + picture.kind.value.encode()
 
 
-class Counted:
-    """A renderer that counts its pictures and the time spent drawing them."""
-
-    def __init__(self, renderer: Renderer) -> None:
-        self.renderer = renderer
-        self.count = 0
-        self.seconds = 0.0
-
-    def __call__(self, picture: Picture) -> bytes | None:
-        started = time.perf_counter()
-        image = self.renderer(picture)
-        self.seconds += time.perf_counter() - started
-        self.count += 1
-        return image
-
-
-def pick_renderer(name: str) -> Counted | None:
+def pick_renderer(name: str) -> Renderer | None:
     chosen: dict[str, Callable[[], Renderer | None]] = {
         "stub": lambda: stub,
         "real": default_renderer,
         "none": lambda: None,
     }
-    renderer = chosen[name]()
-    return Counted(renderer) if renderer is not None else None
+    return chosen[name]()
 
 
 async def bench(args: argparse.Namespace, path: Path) -> None:
@@ -197,16 +191,22 @@ async def bench(args: argparse.Namespace, path: Path) -> None:
     print(f"stored {args.games} games in {time.perf_counter() - started:.1f} s ({path})")
     renderer = pick_renderer(args.render)
     print(f"renderer: {args.render}" + (" (unavailable)" if renderer is None else ""))
-    service = await GameService.open(path, renderer=renderer)
+    processes = args.render == "real"
+    service = await GameService.open(path, renderer=renderer, paint_in_processes=processes)
     try:
+        if renderer is not None:  # start the pool before timing anything
+            await service.painter.draw(Picture(PictureKind.MASTERBOARD, new_game(["A", "B"], 1)[0]))
         report("cold (load from SQLite)", await latency(service, args.games, args.samples, True))
         report("warm (cached, 200 games)", await latency(service, args.games, args.samples, False))
         channels = list(range(1, args.concurrent + 1))
-        rate = await throughput(service, channels, args.seconds)
+        rate, took = await throughput(service, channels, args.seconds)
         print(f"sustained: {rate:.0f} actions/s over {args.concurrent} concurrent games")
-        if renderer is not None and renderer.count:
-            mean = renderer.seconds / renderer.count * 1000
-            print(f"pictures drawn: {renderer.count} (mean {mean:.1f} ms in a worker thread)")
+        report(f"under load ({args.concurrent} games)", took)
+        painter = service.painter
+        if painter.drawn:
+            where = "a worker process" if processes else "a worker thread"
+            mean = painter.seconds / painter.drawn * 1000
+            print(f"pictures drawn: {painter.drawn} (mean {mean:.1f} ms in {where})")
     finally:
         await service.close()
 

@@ -64,7 +64,7 @@ class Console:
                     "`cancel` it to start another)"
                 )
             await self.say(None, "status")
-            self.show("titanbot", await self.service.advance(self.place))  # AIs left waiting
+            await self.show("titanbot", await self.service.advance(self.place))  # AIs left waiting
             return
         if not players:
             self.write("No game yet: type `Ann: new`, then `Bob: join`, then `Ann: start`.")
@@ -116,7 +116,7 @@ class Console:
             text = f"add <@{local_user(words[1])}> {' '.join(words[1:])}"
         replies = await self.service.submit(self.place, Caller(user, name, organiser=True), text)
         await self._remember_names()
-        self.show(name, replies)
+        await self.show(name, replies)
 
     async def _waited_for(self) -> str | None:
         game = await self.service.game_in(LOCAL_CHANNEL)
@@ -130,15 +130,19 @@ class Console:
         if game is not None:
             self._names |= {s.user: s.name for s in game.seats}
 
-    def show(self, speaker: str, replies: Replies) -> None:
-        """Print the replies: public text, each private message, the caller's answer."""
+    async def show(self, speaker: str, replies: Replies) -> None:
+        """Print the replies: public text, each private message, the caller's answer (their
+        pictures drawn first when pictures are saved)."""
+        paint = self.out is not None
+        public = await self.service.paint(replies.public, LOCAL_CHANNEL) if paint else None
         if replies.public is not None:
-            self.write(self._text(replies.public))
+            self.write(self._text(public or replies.public))
         for user, message in replies.private.items():
             self.write(f"[to {self._names.get(user, user)}] " + self._text(message))
         if replies.ephemeral is not None:
             label = "refused" if replies.error else f"to {speaker}"
-            self.write(f"[{label}] " + self._text(replies.ephemeral))
+            answer = await self.service.paint(replies.ephemeral) if paint else None
+            self.write(f"[{label}] " + self._text(answer or replies.ephemeral))
 
     def _text(self, message: Message) -> str:
         text = message.text

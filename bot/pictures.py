@@ -1,4 +1,4 @@
-"""The pluggable renderer: a :class:`Picture` → PNG bytes, run in a worker thread.
+"""The pluggable renderer: a :class:`Picture` → PNG bytes (drawn by :mod:`bot.painting`).
 
 The service works without pictures (``renderer=None``); :func:`default_renderer` adapts
 the ``render`` package, looked up at call time so a partly written ``render`` package
@@ -7,13 +7,12 @@ degrades to "no image" instead of failing a command.
 
 from __future__ import annotations
 
-import asyncio
 import importlib
 import logging
 from collections.abc import Callable
 from typing import Any
 
-from bot.replies import BattleMarks, Message, Picture, PictureKind
+from bot.replies import BattleMarks, Picture, PictureKind
 from engine.game.state import GameState, Stage
 
 log = logging.getLogger(__name__)
@@ -93,15 +92,3 @@ def render_with_package(picture: Picture) -> bytes | None:
 def default_renderer() -> Renderer | None:
     """The ``render`` package's renderer if it can draw a masterboard, else None."""
     return render_with_package if _function("render.masterboard", "masterboard_png") else None
-
-
-async def render_message(message: Message | None, renderer: Renderer | None) -> Message | None:
-    """``message`` with its picture drawn off the event loop; failures only log."""
-    if message is None or message.picture is None or renderer is None:
-        return message
-    try:
-        image = await asyncio.to_thread(renderer, message.picture)
-    except Exception:
-        log.exception("drawing %s failed", message.picture.kind.value)
-        return message
-    return message.with_image(image)

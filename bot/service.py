@@ -2,9 +2,11 @@
 
 One lock per channel (one game per channel) serialises its commands while games in
 other channels run in parallel. A command is parsed, checked and applied, then stored in
-one transaction before anyone is told; pictures are drawn in a worker thread by the
-pluggable renderer. A :class:`~engine.errors.TitanError` becomes an ephemeral refusal
-(nothing changed); anything else is logged with the game id and answered with an apology.
+one transaction before anyone is told. Replies come back with their pictures named but
+not drawn: the transport answers first, then asks :meth:`GameService.paint`, which draws
+off the command's path in a bounded pool (:class:`~bot.painting.Painter`). A
+:class:`~engine.errors.TitanError` becomes an ephemeral refusal (nothing changed); anything
+else is logged with the game id and answered with an apology.
 
 After every command that is not refused, the AI seats the game waits for act (each
 action its own transaction), up to ``ai_limit`` actions; their news joins the command's
@@ -28,8 +30,9 @@ from bot.handlers.ai_seats import ai_turn, merge, waiting_ai
 from bot.handlers.info import INFO
 from bot.handlers.lobby import LOBBY
 from bot.handlers.play import play
-from bot.pictures import Renderer, render_message
-from bot.replies import Replies
+from bot.painting import Painter
+from bot.pictures import Renderer
+from bot.replies import Message, Replies
 from bot.storage import Database
 from bot.storage import games as rows
 from bot.storage.record import Game, build_game, fetch_game
@@ -65,11 +68,13 @@ class GameService:
         cache_size: int = CACHE_SIZE,
         ai_limit: int = AI_LIMIT,
         on_ai_action: Observer | None = None,
+        paint_in_processes: bool = False,
     ) -> None:
         self.db = db
         self.ai_limit = ai_limit
         self.on_ai_action = on_ai_action
         self.renderer = renderer
+        self.painter = Painter(renderer, processes=paint_in_processes)
         self._seeds = seeds
         self._snapshot_every = snapshot_every
         self._cache_size = cache_size
@@ -82,7 +87,14 @@ class GameService:
         return cls(await Database.open(path), **options)
 
     async def close(self) -> None:
+        await self.painter.close()
         await self.db.close()
+
+    async def paint(self, message: Message | None, channel: int | None = None) -> Message | None:
+        """``message`` with its picture drawn, off the command's path (see
+        :class:`~bot.painting.Painter`). With ``channel``, a newer picture of that channel
+        asked before this one is drawn replaces it (the message is then returned undrawn)."""
+        return await self.painter.paint(message, channel)
 
     async def submit(self, place: Place, caller: Caller, text: str) -> Replies:
         """Run the command line ``text`` sent by ``caller`` in ``place``."""
@@ -110,7 +122,7 @@ class GameService:
         try:
             return await self._finish(replies, caller)
         except Exception:
-            # The command is stored: answer in words, without pictures.
+            # The command is stored: answer as it is.
             log.exception("finishing the replies in channel %s failed", place.channel)
             return replies
 
@@ -190,7 +202,7 @@ class GameService:
         )
 
     async def _finish(self, replies: Replies, caller: Caller) -> Replies:
-        """Draw the pictures (off the event loop) and route around closed DMs.
+        """Route around closed DMs.
 
         The caller's own private news becomes the ephemeral answer when their DMs are
         closed; other users with closed DMs read theirs with ``legions``.
@@ -204,9 +216,7 @@ class GameService:
                 message = private.pop(user)
                 if user == caller.user and ephemeral is None:
                     ephemeral = message
-        public = await render_message(replies.public, self.renderer)
-        ephemeral = await render_message(ephemeral, self.renderer)
-        return replace(replies, public=public, ephemeral=ephemeral, private=private)
+        return replace(replies, ephemeral=ephemeral, private=private)
 
     def _remember(self, channel: int, game: Game) -> None:
         if not game.row.status.is_open:

@@ -24,9 +24,17 @@ log = logging.getLogger(__name__)
 class TitanBot(TitanHost):
     """Hosts TITAN games: slash commands, buttons, DMs, over one game database."""
 
-    def __init__(self, config: Config, *, renderer: Renderer | None = None, **options: Any) -> None:
+    def __init__(
+        self,
+        config: Config,
+        *,
+        renderer: Renderer | None = None,
+        paint_in_processes: bool = False,
+        **options: Any,
+    ) -> None:
         options.setdefault("tree_cls", TitanTree)
         super().__init__(config, renderer=renderer, **options)
+        self.paint_in_processes = paint_in_processes
 
     @property
     def dev_guild(self) -> discord.Object | None:
@@ -39,7 +47,11 @@ class TitanBot(TitanHost):
 
     async def setup_hook(self) -> None:
         """Open the games, add the commands and buttons, and sync the commands if changed."""
-        self._service = await GameService.open(self.config.database, renderer=self.renderer)
+        self._service = await GameService.open(
+            self.config.database,
+            renderer=self.renderer,
+            paint_in_processes=self.paint_in_processes,
+        )
         await self.add_cog(Admin(self))
         for group in command_groups():
             self.tree.add_command(group)
@@ -73,7 +85,7 @@ class TitanBot(TitanHost):
 def run_bot(config: Config) -> int:
     """Run the bot until it is stopped; the process exit status."""
     discord.utils.setup_logging()
-    bot = TitanBot(config, renderer=default_renderer())
+    bot = TitanBot(config, renderer=default_renderer(), paint_in_processes=True)
     try:
         asyncio.run(_run(bot, config.token))
     except discord.LoginFailure:

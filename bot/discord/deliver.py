@@ -135,10 +135,14 @@ async def deliver_command(
     receipt: str,
     view: discord.ui.View | None = None,
 ) -> None:
-    """A deferred slash command's replies: the answer, then the news, then DMs."""
-    await answer(interaction, replies.ephemeral or Message(f"✓ `{receipt}`"))
+    """A deferred slash command's replies: the answer, then the news (once its picture is
+    drawn), then DMs."""
+    service = interaction.client.service
+    mine = await service.paint(replies.ephemeral) or Message(f"✓ `{receipt}`")
+    await answer(interaction, mine)
     if replies.public is not None:
-        await publish(interaction, replies.public, view)
+        news = await service.paint(replies.public, place_of(interaction).channel)
+        await publish(interaction, news or replies.public, view)
     await send_private(interaction, replies.private)
 
 
@@ -147,11 +151,14 @@ async def deliver_choice(
 ) -> None:
     """A clicked choice's replies: a refusal only to the clicker; after a success the
     used choices leave the clicked message, then the news and DMs follow."""
+    service = interaction.client.service
     if replies.public is None:
-        await tell(interaction, replies.ephemeral or Message("Nothing happened."))
+        mine = await service.paint(replies.ephemeral)
+        await tell(interaction, mine or Message("Nothing happened."))
         return
     await interaction.edit_original_response(view=None)
-    await publish(interaction, replies.public, view)
+    news = await service.paint(replies.public, place_of(interaction).channel)
+    await publish(interaction, news or replies.public, view)
     if replies.ephemeral is not None:
-        await tell(interaction, replies.ephemeral)
+        await tell(interaction, await service.paint(replies.ephemeral) or replies.ephemeral)
     await send_private(interaction, replies.private)

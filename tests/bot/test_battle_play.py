@@ -111,7 +111,7 @@ async def test_battle_and_legions_information_during_a_battle(service):
     assert answer is not None and answer.text.startswith("**Battle in ")
     assert "Attacker " in answer.text and "Defender " in answer.text and "Now: " in answer.text
     assert answer.picture is not None and answer.picture.kind is PictureKind.BATTLELAND
-    assert answer.image == b"\x89PNG-battleland"
+    assert (await service.paint(answer)).image == b"\x89PNG-battleland"
     mine = (await service.submit(here, caller(channel, 0), "legions")).ephemeral
     assert mine is not None and mine.picture is not None
     assert mine.picture.kind is PictureKind.LEGIONS and mine.picture.viewer == 0

@@ -134,7 +134,9 @@ async def test_the_next_decider_is_pinged_and_the_board_attached(service, render
     second = 1 - first
     assert replies.public.mention == (game.user_of(second),)
     assert replies.public.picture.kind is PictureKind.MASTERBOARD
-    assert replies.public.image == b"\x89PNG-masterboard"
+    assert replies.public.image is None  # the answer does not wait for the picture
+    painted = await service.paint(replies.public, CHANNEL)
+    assert painted is not None and painted.image == b"\x89PNG-masterboard"
     main = threading.get_ident()
     assert renderer.threads and all(t != main for t in renderer.threads)
 
@@ -145,12 +147,12 @@ async def test_without_a_renderer_or_when_it_fails_there_is_no_image(service):
     def failing(picture):
         raise OSError("no fonts")
 
-    service.renderer = failing
+    service.painter.renderer = failing
     replies = await as_actor(service, "colour Red")
-    assert not replies.error and replies.public.image is None
-    service.renderer = None
+    assert not replies.error and (await service.paint(replies.public, CHANNEL)).image is None
+    service.painter.renderer = None
     replies = await as_actor(service, "colour Blue")
-    assert not replies.error and replies.public.image is None
+    assert not replies.error and (await service.paint(replies.public, CHANNEL)).image is None
     assert replies.public.picture is not None
 
 
@@ -185,7 +187,7 @@ async def test_information_commands(service):
     assert "takes" in history
     assert "Waiting for" in (await service.submit(HERE, me, "status")).ephemeral.text
     board = await service.submit(HERE, me, "board")
-    assert board.ephemeral.image == b"\x89PNG-masterboard"
+    assert (await service.paint(board.ephemeral)).image == b"\x89PNG-masterboard"
     assert "power 9, skill 3" in (await service.submit(HERE, me, "creature dragons")).ephemeral.text
     land = (await service.submit(HERE, me, f"land {game.state.player(seat).tower}")).ephemeral
     assert "Tower" in land.text and "8 characters" not in land.text.split("Musters")[0]

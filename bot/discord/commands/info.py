@@ -11,7 +11,6 @@ from bot.discord.host import TitanInteraction, place_of
 from bot.discord.runner import run_command
 from bot.handlers.play import board_picture
 from bot.narration.describe import status_text
-from bot.pictures import render_message
 from bot.replies import Message
 from engine.characters import CHARACTERS
 from engine.game.state import Stage
@@ -43,7 +42,7 @@ class InfoCommands(app_commands.Group, name="info", description="Boards, status 
             await answer(interaction, Message(NO_BATTLE))
             return
         shown = Message(status_text(state), board_picture(state, None))
-        await answer(interaction, await render_message(shown, service.renderer) or shown)
+        await answer(interaction, await service.paint(shown) or shown)
 
     @app_commands.command(description="Turn, phase, scores and who must act")
     async def status(self, interaction: TitanInteraction) -> None:
