@@ -7,7 +7,7 @@ import importlib.util
 import pytest
 
 from bot.pictures import default_renderer, render_with_package
-from bot.replies import Message, Picture, PictureKind
+from bot.replies import Picture, PictureKind
 from engine.game.apply import apply
 from engine.game.legal import legal_actions, to_act
 from engine.game.setup import new_game
