@@ -26,6 +26,16 @@ class Caller:
 
 
 @dataclass(frozen=True)
+class Version:
+    """One game at one moment: its id and how many actions it had. Choices offered for a
+    version run only while the game is still at it (a second click on a button, or a click
+    on an old board, changes nothing)."""
+
+    game: int
+    n: int
+
+
+@dataclass(frozen=True)
 class Context:
     """One command's surroundings, passed to the lobby, info and play handlers."""
 

@@ -8,8 +8,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 from enum import Enum
+from typing import TYPE_CHECKING
 
 from engine.game.state import GameState
+
+if TYPE_CHECKING:
+    from bot.offers import Offers
 
 
 class PictureKind(Enum):
@@ -61,6 +65,8 @@ class Message:
     image: bytes | None = None
     """The rendered picture (None when no renderer is available or rendering failed)."""
     mention: tuple[int, ...] = ()
+    offers: Offers | None = None
+    """Choices to give with it (buttons or a menu on Discord); see :mod:`bot.offers`."""
 
     @property
     def silent(self) -> bool:

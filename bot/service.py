@@ -25,11 +25,12 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from bot.context import Caller, Context, Place
+from bot.context import Caller, Context, Place, Version
 from bot.handlers.ai_seats import ai_turn, merge, waiting_ai
 from bot.handlers.info import INFO
 from bot.handlers.lobby import LOBBY
 from bot.handlers.play import play
+from bot.offers import Offers, public_offers
 from bot.painting import Painter
 from bot.pictures import Renderer
 from bot.replies import Message, Replies
@@ -37,7 +38,7 @@ from bot.storage import Database
 from bot.storage import games as rows
 from bot.storage.record import Game, build_game, fetch_game
 from bot.syntax import Command, VerbKind, parse_command
-from engine.errors import IllegalAction, TitanError
+from engine.errors import IllegalAction, TitanError, WrongPhase
 from engine.game.actions import Action
 
 log = logging.getLogger(__name__)
@@ -48,6 +49,13 @@ AI_LIMIT = 1000
 """AI actions one command may set off (a safety cap: whole AI turns fit many times)."""
 #: Called with the game after each AI action is stored (progress bars, benchmarks).
 Observer = Callable[[Game], None]
+
+
+STALE = "this choice is out of date: the game has moved on since it was offered"
+
+
+class StaleChoice(WrongPhase):
+    """A choice made for a version of the game it has moved past."""
 
 
 def random_seed() -> int:
@@ -96,29 +104,48 @@ class GameService:
         asked before this one is drawn replaces it (the message is then returned undrawn)."""
         return await self.painter.paint(message, channel)
 
-    async def submit(self, place: Place, caller: Caller, text: str) -> Replies:
-        """Run the command line ``text`` sent by ``caller`` in ``place``."""
+    async def submit(
+        self, place: Place, caller: Caller, text: str, *, expect: Version | None = None
+    ) -> Replies:
+        """Run the command line ``text`` sent by ``caller`` in ``place`` (only while the
+        game is at ``expect``, when given)."""
         try:
             command = parse_command(text)
         except TitanError as exc:
             return Replies.refusal(str(exc))
-        return await self.execute(place, caller, command)
+        return await self.execute(place, caller, command, expect=expect)
 
-    async def act(self, place: Place, caller: Caller, action: Action) -> Replies:
+    async def act(
+        self, place: Place, caller: Caller, action: Action, *, expect: Version | None = None
+    ) -> Replies:
         """Run an engine action directly (buttons and select menus built from legal actions)."""
-        return await self.execute(place, caller, action)
+        return await self.execute(place, caller, action, expect=expect)
 
-    async def execute(self, place: Place, caller: Caller, command: Command | Action) -> Replies:
-        """Run a parsed command (or an engine action) under the channel's lock."""
+    async def execute(
+        self,
+        place: Place,
+        caller: Caller,
+        command: Command | Action,
+        *,
+        expect: Version | None = None,
+    ) -> Replies:
+        """Run a parsed command (or an engine action) under the channel's lock.
+
+        With ``expect`` the command runs only if the channel's game is still at that
+        version, checked under the lock: of two clicks on one button, one acts.
+        """
         async with self.lock(place.channel):
             ctx = Context(self.db, place, caller, self._seeds, self._snapshot_every)
             try:
+                if expect is not None:
+                    await self._check_version(place.channel, expect)
                 replies = await self._dispatch(ctx, command)
             except TitanError as exc:
                 return Replies.refusal(str(exc))
             except Exception:
                 return self._apology(place, command)
             replies = await self._ai_after(ctx, replies, self.ai_limit)
+            replies = await self._with_offers(place.channel, replies)
         try:
             return await self._finish(replies, caller)
         except Exception:
@@ -135,6 +162,7 @@ class GameService:
             replies = await self._ai_after(
                 ctx, Replies(), self.ai_limit if limit is None else limit
             )
+            replies = await self._with_offers(place.channel, replies)
         return await self._finish(replies, caller)
 
     async def _ai_after(self, ctx: Context, first: Replies, limit: int) -> Replies:
@@ -171,6 +199,25 @@ class GameService:
         """The lock serialising ``channel``'s commands (held too by tools that change a
         game outside :meth:`execute`, such as an organiser replacing a player)."""
         return self._locks.setdefault(channel, asyncio.Lock())
+
+    async def _check_version(self, channel: int, expect: Version) -> None:
+        game = await self.game_in(channel)
+        if game is None or game.id != expect.game or game.n != expect.n:
+            raise StaleChoice(STALE)
+
+    async def _with_offers(self, channel: int, replies: Replies) -> Replies:
+        """The public message with the choices of the decision the game now waits for."""
+        if replies.public is None:
+            return replies
+        try:
+            game = await self.game_in(channel)
+        except Exception:
+            log.exception("channel %s: loading the game for its choices failed", channel)
+            return replies
+        if game is None or game.state is None:
+            return replies
+        offers = Offers(game.id, game.n, tuple(public_offers(game.state)))
+        return replace(replies, public=replace(replies.public, offers=offers))
 
     async def _dispatch(self, ctx: Context, command: Command | Action) -> Replies:
         channel = ctx.place.channel
@@ -255,4 +302,4 @@ class GameService:
             self._cache.pop(channel, None)
 
 
-__all__ = ["Caller", "GameService", "Place", "Replies"]
+__all__ = ["Caller", "GameService", "Place", "Replies", "Version"]

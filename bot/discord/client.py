@@ -10,8 +10,9 @@ import discord
 
 from bot.config import Config
 from bot.discord.admin import Admin
-from bot.discord.choices import DYNAMIC_ITEMS
+from bot.discord.choices import choose
 from bot.discord.commands import command_groups
+from bot.discord.components import DYNAMIC_ITEMS
 from bot.discord.errors import TitanTree
 from bot.discord.host import TitanHost
 from bot.discord.sync import sync_commands, sync_file
@@ -71,6 +72,12 @@ class TitanBot(TitanHost):
         return await sync_commands(
             self.tree, self.application_id, self.dev_guild, path, force=force
         )
+
+    async def choose(
+        self, interaction: discord.Interaction[Any], game: int, verb: str, version: int
+    ) -> None:
+        """A click on a button or menu of game ``game`` made at ``version``."""
+        await choose(interaction, game, verb, version)
 
     async def on_ready(self) -> None:
         log.info("ready as %s in %d guilds", self.user, len(self.guilds))

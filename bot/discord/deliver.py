@@ -19,6 +19,7 @@ from typing import Any
 import aiohttp
 import discord
 
+from bot.discord.components import choices_view
 from bot.discord.host import TitanInteraction, place_of
 from bot.replies import Message, Replies
 
@@ -73,7 +74,7 @@ async def answer(
     await interaction.edit_original_response(
         content=content(message),
         attachments=[file] if file is not None else [],
-        view=view,
+        view=view or choices_view(message.offers),
         allowed_mentions=discord.AllowedMentions.none(),
     )
 
@@ -85,20 +86,19 @@ async def tell(interaction: TitanInteraction, message: Message) -> None:
         content(message),
         ephemeral=True,
         allowed_mentions=discord.AllowedMentions.none(),
-        **_extras(None, file),
+        **_extras(choices_view(message.offers), file),
     )
 
 
-async def publish(
-    interaction: TitanInteraction, message: Message, view: discord.ui.View | None = None
-) -> None:
-    """The channel's news: a new message with the picture, pinging who must act."""
+async def publish(interaction: TitanInteraction, message: Message) -> None:
+    """The channel's news: a new message with the picture and the choices, pinging who
+    must act."""
     file = picture(message, interaction.filesize_limit)
     await interaction.followup.send(
         content(message),
         allowed_mentions=pings(message),
         silent=message.silent,
-        **_extras(view, file),
+        **_extras(choices_view(message.offers), file),
     )
 
 
@@ -129,12 +129,7 @@ async def _direct(client: discord.Client, user: int, message: Message, channel: 
     return True
 
 
-async def deliver_command(
-    interaction: TitanInteraction,
-    replies: Replies,
-    receipt: str,
-    view: discord.ui.View | None = None,
-) -> None:
+async def deliver_command(interaction: TitanInteraction, replies: Replies, receipt: str) -> None:
     """A deferred slash command's replies: the answer, then the news (once its picture is
     drawn), then DMs."""
     service = interaction.client.service
@@ -142,13 +137,11 @@ async def deliver_command(
     await answer(interaction, mine)
     if replies.public is not None:
         news = await service.paint(replies.public, place_of(interaction).channel)
-        await publish(interaction, news or replies.public, view)
+        await publish(interaction, news or replies.public)
     await send_private(interaction, replies.private)
 
 
-async def deliver_choice(
-    interaction: TitanInteraction, replies: Replies, view: discord.ui.View | None = None
-) -> None:
+async def deliver_choice(interaction: TitanInteraction, replies: Replies) -> None:
     """A clicked choice's replies: a refusal only to the clicker; after a success the
     used choices leave the clicked message, then the news and DMs follow."""
     service = interaction.client.service
@@ -158,7 +151,7 @@ async def deliver_choice(
         return
     await interaction.edit_original_response(view=None)
     news = await service.paint(replies.public, place_of(interaction).channel)
-    await publish(interaction, news or replies.public, view)
+    await publish(interaction, news or replies.public)
     if replies.ephemeral is not None:
         await tell(interaction, await service.paint(replies.ephemeral) or replies.ephemeral)
     await send_private(interaction, replies.private)

@@ -18,12 +18,12 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot.discord.choices import choices_view, next_choices
+from bot.discord.components import choices_view
 from bot.discord.deliver import deliver_command
 from bot.discord.host import TitanInteraction, caller_of, place_of
 from bot.discord.specs import Spec, ambiguity, suggestions
+from bot.offers import Offers, offer
 from bot.service import GameService
-from bot.syntax import format_action
 from engine.game.legal import legal_actions
 from engine.game.state import GameState
 from engine.masterboard import land as land_of
@@ -49,8 +49,7 @@ async def run_command(interaction: TitanInteraction, spec: Spec, **values: objec
         await interaction.edit_original_response(content=message, view=choices)
         return
     replies = await service.submit(place, caller, text)
-    view = await next_choices(service, place.channel) if replies.public else None
-    await deliver_command(interaction, replies, text, view)
+    await deliver_command(interaction, replies, text)
 
 
 async def _readings(
@@ -64,7 +63,9 @@ async def _readings(
     if game is None or game.state is None or seat is None:
         return None
     meant = ambiguity(spec, legal_actions(game.state, seat), values)
-    return choices_view(game.id, game.n, [format_action(a) for a in meant]) if meant else None
+    if not meant:
+        return None
+    return choices_view(Offers(game.id, game.n, tuple(offer(action) for action in meant)))
 
 
 def completer(spec: Spec, option: str) -> Completer:

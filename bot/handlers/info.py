@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 
 from bot.context import Context
+from bot.handlers.choosing import choices
 from bot.narration.battle_text import battle_picture, battle_text
 from bot.narration.describe import lands_text, legions_text, status_text
 from bot.narration.narrate import Names, narrate
@@ -194,4 +195,5 @@ INFO: dict[str, InfoHandler] = {
     "legal": legal,
     "creature": creature,
     "land": land,
+    "choices": choices,
 }

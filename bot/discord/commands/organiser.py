@@ -5,7 +5,6 @@ from __future__ import annotations
 import discord
 from discord import app_commands
 
-from bot.discord.choices import next_choices
 from bot.discord.deliver import deliver_command
 from bot.discord.host import TitanInteraction, caller_of, place_of
 from bot.discord.seats import abort_game, remove_player, replace_player
@@ -13,9 +12,7 @@ from bot.replies import Replies
 
 
 async def _deliver(interaction: TitanInteraction, replies: Replies, receipt: str) -> None:
-    channel = place_of(interaction).channel
-    view = await next_choices(interaction.client.service, channel) if replies.public else None
-    await deliver_command(interaction, replies, receipt, view)
+    await deliver_command(interaction, replies, receipt)
 
 
 @app_commands.guild_only()

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from bot.discord.choices import choices_view
+from bot.discord.components import choices_view
+from bot.offers import Offer, Offers
 from tests.bot.discord.conftest import mistakes, start_bot
 from tests.bot.discord.fake import Sent
 from tests.bot.discord.helpers import ANN, BOB, button, click, command, handled, open_game
@@ -67,9 +68,8 @@ async def test_every_interaction_is_acknowledged_exactly_once(fake, titan):
 async def test_a_menu_choice_runs_its_command(fake, titan):
     news = await open_game(fake)
     chooser = news.notified[0]
-    view = choices_view(
-        1, 0, [f"colour {c}" for c in ("Red", "Blue")] + [f"x{n}" for n in range(20)]
-    )
+    commands = [f"colour {c}" for c in ("Red", "Blue")] + [f"x{n}" for n in range(20)]
+    view = choices_view(Offers(1, 0, tuple(Offer(c.title(), c) for c in commands)))
     menu = Sent(fake.next_id(), news.channel, "choose", components=view.to_components())
     fake.messages[menu.id] = menu
     [menu_id] = menu.custom_ids()

@@ -6,7 +6,8 @@ import pytest
 
 from bot.context import Place
 from bot.discord import specs as s
-from bot.discord.choices import NOT_OFFERED, choices_view, offered
+from bot.discord.components import choices_view
+from bot.offers import NOT_OFFERED, Offer, Offers, public_offers
 from bot.syntax import parse_command
 from engine.game import actions as a
 from engine.game import battle_actions as b
@@ -75,23 +76,35 @@ def test_moves_and_maneuvers_are_left_to_commands():
 
 
 def test_choices_are_buttons_for_up_to_twenty_a_menu_up_to_twenty_five():
-    verbs = [f"engage {n}" for n in range(1, 30)]
-    assert len(choices_view(1, 9, verbs[:20]).children) == 20
-    [menu] = choices_view(1, 9, verbs[:25]).children
+    offers = [Offer(f"Engage {n}", f"engage {n}") for n in range(1, 30)]
+
+    def view(count: int):
+        return choices_view(Offers(1, 9, tuple(offers[:count])))
+
+    buttons = view(20).children
+    assert len(buttons) == 20 and buttons[0].item.label == "Engage 1"
+    assert buttons[0].item.custom_id == "titan:1:engage 1:9"
+    [menu] = view(25).children
     assert menu.custom_id == "titan:1:pick:9"
-    assert choices_view(1, 9, verbs) is None
-    assert choices_view(1, 9, []) is None
+    assert [o.value for o in menu.item.options] == [o.command for o in offers[:25]]
+    assert view(29) is None
+    assert view(0) is None
+    assert choices_view(None) is None
 
 
 async def test_offered_choices_come_from_the_legal_actions_of_who_must_act(service):
     await open_game(service, 9, 2)
     game = await service.game_in(9)
-    assert offered(game) == [
-        f"colour {c}" for c in ("Black", "Blue", "Brown", "Gold", "Green", "Red")
-    ]
+
+    def offered() -> list[str]:
+        return [o.command for o in public_offers(game.state)]
+
+    assert offered() == [f"colour {c}" for c in ("Black", "Blue", "Brown", "Gold", "Green", "Red")]
     for _ in range(2):
         seat = to_act(game.state)
-        await service.submit(Place(9), caller(9, seat), offered(game)[0])
+        replies = await service.submit(Place(9), caller(9, seat), offered()[0])
         game = await service.game_in(9)
+        assert replies.public.offers.items == tuple(public_offers(game.state))
+        assert replies.public.offers.version == game.n
     # The first turn starts with a split, left to `/titan turn split`: nothing short.
-    assert offered(game) == []
+    assert offered() == []
