@@ -11,13 +11,19 @@ only characters revealed to everyone for the legions on that line or the recipie
 from __future__ import annotations
 
 import copy
+import itertools
 import random
 import re
 from collections.abc import Iterable
 
+import pytest
+
 from bot.context import Place
-from bot.replies import Replies
+from bot.offers import public_offers
+from bot.replies import Message, PictureKind, Replies
 from bot.service import GameService
+from bot.storage import Database
+from engine.battle import events as bv
 from engine.characters import CHARACTERS
 from engine.game import events as ev
 from engine.game.apply import apply
@@ -34,6 +40,10 @@ CHARACTER = re.compile(r"\b(" + "|".join(sorted(WORDS, key=len, reverse=True)) +
 GAMES = ((40, 2, 5), (41, 3, 6), (42, 2, 7), (43, 3, 8))  # channel, players, agent seed
 ASK_EVERY = 7
 """Every so many actions each seat and a spectator ask the information commands."""
+ASK_CHOICES = 0.1
+"""How often the player to act first opens the private steps of its decision."""
+MANY = 200
+"""Games of the long run (text, choices, pictures; no information commands)."""
 SPECTATOR = 77
 
 
@@ -53,14 +63,15 @@ def leaks(
     states: tuple[GameState, GameState],
     knowing: tuple[Knowledge, Knowledge],
     public: Knowledge,
-    slain: dict[str, set[str]] | None = None,
+    shown: dict[str, set[str]] | None = None,
 ) -> list[str]:
     """The lines of ``text`` that show ``seat`` (None: a spectator) hidden characters.
 
     ``knowing`` is the knowledge before and after the action (``states`` likewise): a
     legion either entitles the recipient to see is not hidden; ``public`` holds what was
-    revealed to everyone once the action is followed, ``slain`` the characters the action
-    publicly slew per marker (they go back to the public stacks and dead pile, §1.5).
+    revealed to everyone once the action is followed, ``shown`` the characters the action
+    showed everyone per marker: the publicly slain (they go back to the public stacks and
+    dead pile, §1.5) and a lord summoned into a battle from its donor (§1.7).
     """
     mine = own_characters(states, seat)
     found = []
@@ -79,22 +90,43 @@ def leaks(
         allowed = set(mine)
         for marker in markers:
             allowed |= set(public.public.get(marker, {}))
-            allowed |= (slain or {}).get(marker, set())
+            allowed |= (shown or {}).get(marker, set())
         named = {WORDS[w] for w in CHARACTER.findall(line)}
         if named - allowed:
             found.append(f"seat {seat}: {line!r} names {sorted(named - allowed)}")
     return found
 
 
+def parts(message: Message) -> list[str]:
+    """Every string a recipient reads in ``message``: its text, each choice's label and the
+    command its button or menu option carries (custom ids and values), the file name."""
+    found = [message.text]
+    if message.offers is not None:
+        found += [o.label for o in message.offers.items]
+        found += [o.command for o in message.offers.items]
+    if message.picture is not None:
+        found.append(message.picture.filename)
+    return found
+
+
 def texts(replies: Replies, channel: int, acting: int, seats: int):
-    """(recipient seat, text) of everything sent: the channel's message goes to a spectator."""
+    """(recipient seat, text) of every part of everything sent: the channel's message goes
+    to a spectator; its picture must be public, a private one must be the recipient's."""
     by_user = {user_id(channel, s): s for s in range(seats)}
+    sent: list[tuple[int | None, Message]] = []
     if replies.public is not None:
-        yield None, replies.public.text
-    for user, message in replies.private.items():
-        yield by_user[user], message.text
+        sent.append((None, replies.public))
+    sent += [(by_user[user], message) for user, message in replies.private.items()]
     if replies.ephemeral is not None:
-        yield acting, replies.ephemeral.text
+        sent.append((acting, replies.ephemeral))
+    for seat, message in sent:
+        drawn = message.picture
+        if drawn is not None:
+            private = drawn.kind is PictureKind.LEGIONS
+            assert not private or (seat is not None and drawn.viewer == seat)
+            assert drawn.viewer in (None, seat), (seat, drawn.viewer)
+        for text in parts(message):
+            yield seat, text
 
 
 async def ask(
@@ -110,6 +142,7 @@ async def ask(
     lands = sorted({legion.land for legion in state.legions.values()})
     questions = ["legions", "status", "board", "battle", f"land {lands[0]}", f"land {lands[-1]}"]
     questions += ["history 20"] if history else []
+    questions += ["choices", "legal"]
     found = []
     for seat in [*range(players), None]:
         who = caller(channel, SPECTATOR) if seat is None else caller(channel, seat)
@@ -121,14 +154,38 @@ async def ask(
             assert replies.ephemeral is not None
             both, know = (state, state), (knowledge, knowledge)
             past = ever if question.startswith("history") else None
-            found += leaks(replies.ephemeral.text, seat, both, know, knowledge, past)
+            for text in parts(replies.ephemeral):
+                found += leaks(text, seat, both, know, knowledge, past)
+    return found
+
+
+async def private_step(
+    service: GameService, channel: int, seat: int, state: GameState, knowledge: Knowledge
+) -> list[str]:
+    """The seat to act opens each private step its public board offers; the leaks found."""
+    found: list[str] = []
+    asks = [o.command for o in public_offers(state) if o.command.startswith("choices ")]
+    for command in asks:
+        replies = await service.submit(Place(channel), caller(channel, seat), command)
+        assert not replies.error and replies.public is None and not replies.private, command
+        assert replies.ephemeral is not None
+        for text in parts(replies.ephemeral):
+            found += leaks(text, seat, (state, state), (knowledge, knowledge), knowledge)
     return found
 
 
 async def check_game(
-    service: GameService, channel: int, players: int, agent: int, history: bool = False
+    service: GameService,
+    channel: int,
+    players: int,
+    agent: int,
+    history: bool = False,
+    ask_every: int | None = ASK_EVERY,
 ) -> int:
-    """Open and play a whole game in ``channel``, checking every text; the battles seen."""
+    """Open and play a whole game in ``channel``, checking every part of every message; the
+    battles seen. The player to act opens the private step of a decision (``choices``) now
+    and then, as a click on an ask button would; every ``ask_every`` actions each seat and a
+    spectator ask the information commands."""
     place = Place(channel)
     steps = [(0, f"new players {players}")] + [(s, "join") for s in range(1, players)]
     replies = None
@@ -147,7 +204,10 @@ async def check_game(
     for _ in range(LIMIT):
         seat = to_act(state)
         assert seat is not None
-        action = pick(legal_actions(state, seat), random.Random(f"{agent}:{game.n}"), True)
+        rng = random.Random(f"{agent}:{game.n}")
+        action = pick(legal_actions(state, seat), rng, True)
+        if rng.random() < ASK_CHOICES:
+            found += await private_step(service, channel, seat, state, knowledge)
         after, events = apply(state, seat, action)
         replies = await service.act(place, caller(channel, seat), action)
         assert not replies.error, (action, replies.ephemeral)
@@ -155,13 +215,15 @@ async def check_game(
         knowledge.follow(state, after, events)
         battles += before_knowledge.battle is False and knowledge.battle
         pair = (state, after)
-        slain: dict[str, set[str]] = {}
+        shown: dict[str, set[str]] = {}
         for event in events:
             if isinstance(event, ev.CharactersSlain) and event.audience is None:
-                slain.setdefault(event.marker, set()).update(event.characters)
+                shown.setdefault(event.marker, set()).update(event.characters)
+            if isinstance(event, bv.EntrantCalled) and event.donor and event.audience is None:
+                shown.setdefault(event.donor, set()).add(event.name)  # a summoned lord (§1.7)
         for recipient, text in texts(replies, channel, seat, players):
-            found += leaks(text, recipient, pair, (before_knowledge, knowledge), knowledge, slain)
-        for marker, names in slain.items():
+            found += leaks(text, recipient, pair, (before_knowledge, knowledge), knowledge, shown)
+        for marker, names in shown.items():
             ever.setdefault(marker, set()).update(names)
         for marker, known in knowledge.public.items():
             ever.setdefault(marker, set()).update(known)
@@ -170,7 +232,7 @@ async def check_game(
                 for legion in (s.legions.get(marker) for s in pair):
                     ever.setdefault(marker, set()).update(legion.characters if legion else ())
         game = await service.game_in(channel)
-        if game is not None and game.n % ASK_EVERY == 0:
+        if game is not None and ask_every and game.n % ask_every == 0:
             found += await ask(service, channel, players, after, knowledge, ever, history)
         if game is None:
             assert after.result is not None
@@ -190,6 +252,22 @@ async def test_no_text_shows_anyone_hidden_legion_contents(db_path):
     finally:
         await service.close()
     assert battles > 0, "the games should fight battles"
+
+
+@pytest.mark.parametrize("batch", range(10))
+async def test_nothing_sent_in_many_games_shows_hidden_contents(tmp_path, batch):
+    """200 games in all (ten batches of 20): two to four players, each its own seed."""
+    seeds = itertools.count(1000 * batch)
+    database = await Database.open(tmp_path / "games.sqlite3", synchronous="OFF")  # no fsync
+    service = GameService(database, seeds=lambda: next(seeds))
+    try:
+        battles = 0
+        for number in range(MANY // 10):
+            game = batch * MANY // 10 + number
+            battles += await check_game(service, 100 + number, 2 + game % 3, game, ask_every=None)
+    finally:
+        await service.close()
+    assert battles > 0
 
 
 def test_the_checker_flags_a_hidden_legion_named_with_its_contents():
