@@ -1,20 +1,17 @@
 """The leak test: across whole games, nothing the service sends to the channel or to a
 player names characters of another player's legion that this recipient may not know.
 
-A seeded fighting agent plays whole games through the service. For every command the
-texts sent (the channel message for a spectator, each private message and the ephemeral
-answer for their recipient's seat) are read line by line: a line naming a legion the
-recipient may not see in full (``Knowledge.may_see``, before or after the action) may name
-only characters revealed to everyone for the legions on that line or the recipient's own.
+A seeded fighting agent plays whole games through the service. For every command every
+part of what is sent (the text, each choice's label and command, the picture's file name
+and whose it is) is checked by :class:`~tests.bot.leakcheck.Watch`: the channel's message
+as a spectator reads it, each private message and the ephemeral answer for their
+recipient's seat.
 """
 
 from __future__ import annotations
 
-import copy
 import itertools
 import random
-import re
-from collections.abc import Iterable
 
 import pytest
 
@@ -23,20 +20,13 @@ from bot.offers import public_offers
 from bot.replies import Message, PictureKind, Replies
 from bot.service import GameService
 from bot.storage import Database
-from engine.battle import events as bv
-from engine.characters import CHARACTERS
-from engine.game import events as ev
 from engine.game.apply import apply
 from engine.game.legal import legal_actions, to_act
-from engine.game.state import GameState
 from tests.bot.agent import caller, pick, user_id
+from tests.bot.leakcheck import Watch, leaks, parts
 from tests.bot.test_battle_play import LIMIT
 from tests.engine.game.helpers import Knowledge
 
-MARKER = re.compile(r"\b[A-Z][a-z]\d\d\b")
-#: Every character's name and plural → the name.
-WORDS = {w: name for name, c in CHARACTERS.items() for w in (name, c.plural)}
-CHARACTER = re.compile(r"\b(" + "|".join(sorted(WORDS, key=len, reverse=True)) + r")\b")
 GAMES = ((40, 2, 5), (41, 3, 6), (42, 2, 7), (43, 3, 8))  # channel, players, agent seed
 ASK_EVERY = 7
 """Every so many actions each seat and a spectator ask the information commands."""
@@ -45,68 +35,6 @@ ASK_CHOICES = 0.1
 MANY = 200
 """Games of the long run (text, choices, pictures; no information commands)."""
 SPECTATOR = 77
-
-
-def own_characters(states: Iterable[GameState], seat: int | None) -> set[str]:
-    return {
-        name
-        for state in states
-        for legion in state.legions.values()
-        if legion.owner == seat
-        for name in legion.characters
-    }
-
-
-def leaks(
-    text: str,
-    seat: int | None,
-    states: tuple[GameState, GameState],
-    knowing: tuple[Knowledge, Knowledge],
-    public: Knowledge,
-    shown: dict[str, set[str]] | None = None,
-) -> list[str]:
-    """The lines of ``text`` that show ``seat`` (None: a spectator) hidden characters.
-
-    ``knowing`` is the knowledge before and after the action (``states`` likewise): a
-    legion either entitles the recipient to see is not hidden; ``public`` holds what was
-    revealed to everyone once the action is followed, ``shown`` the characters the action
-    showed everyone per marker: the publicly slain (they go back to the public stacks and
-    dead pile, §1.5) and a lord summoned into a battle from its donor (§1.7).
-    """
-    mine = own_characters(states, seat)
-    found = []
-    for line in text.splitlines():
-        markers = {m for m in MARKER.findall(line) if any(m in s.legions for s in states)}
-        hidden = [
-            m
-            for m in markers
-            if not any(
-                m in state.legions and know.may_see(state, m, seat)
-                for state, know in zip(states, knowing, strict=True)
-            )
-        ]
-        if not hidden:
-            continue
-        allowed = set(mine)
-        for marker in markers:
-            allowed |= set(public.public.get(marker, {}))
-            allowed |= (shown or {}).get(marker, set())
-        named = {WORDS[w] for w in CHARACTER.findall(line)}
-        if named - allowed:
-            found.append(f"seat {seat}: {line!r} names {sorted(named - allowed)}")
-    return found
-
-
-def parts(message: Message) -> list[str]:
-    """Every string a recipient reads in ``message``: its text, each choice's label and the
-    command its button or menu option carries (custom ids and values), the file name."""
-    found = [message.text]
-    if message.offers is not None:
-        found += [o.label for o in message.offers.items]
-        found += [o.command for o in message.offers.items]
-    if message.picture is not None:
-        found.append(message.picture.filename)
-    return found
 
 
 def texts(replies: Replies, channel: int, acting: int, seats: int):
@@ -130,16 +58,10 @@ def texts(replies: Replies, channel: int, acting: int, seats: int):
 
 
 async def ask(
-    service: GameService,
-    channel: int,
-    players: int,
-    state: GameState,
-    knowledge: Knowledge,
-    ever: dict[str, set[str]],
-    history: bool,
+    service: GameService, channel: int, players: int, watch: Watch, history: bool
 ) -> list[str]:
     """Each seat and a spectator ask the information commands; the leaks in the answers."""
-    lands = sorted({legion.land for legion in state.legions.values()})
+    lands = sorted({legion.land for legion in watch.state.legions.values()})
     questions = ["legions", "status", "board", "battle", f"land {lands[0]}", f"land {lands[-1]}"]
     questions += ["history 20"] if history else []
     questions += ["choices", "legal"]
@@ -152,25 +74,22 @@ async def ask(
                 continue
             assert replies.public is None and not replies.private, question
             assert replies.ephemeral is not None
-            both, know = (state, state), (knowledge, knowledge)
-            past = ever if question.startswith("history") else None
+            past = question.startswith("history")
             for text in parts(replies.ephemeral):
-                found += leaks(text, seat, both, know, knowledge, past)
+                found += watch.check_now(seat, text, history=past)
     return found
 
 
-async def private_step(
-    service: GameService, channel: int, seat: int, state: GameState, knowledge: Knowledge
-) -> list[str]:
+async def private_step(service: GameService, channel: int, seat: int, watch: Watch) -> list[str]:
     """The seat to act opens each private step its public board offers; the leaks found."""
     found: list[str] = []
-    asks = [o.command for o in public_offers(state) if o.command.startswith("choices ")]
+    asks = [o.command for o in public_offers(watch.state) if o.command.startswith("choices ")]
     for command in asks:
         replies = await service.submit(Place(channel), caller(channel, seat), command)
         assert not replies.error and replies.public is None and not replies.private, command
         assert replies.ephemeral is not None
         for text in parts(replies.ephemeral):
-            found += leaks(text, seat, (state, state), (knowledge, knowledge), knowledge)
+            found += watch.check_now(seat, text)
     return found
 
 
@@ -194,52 +113,34 @@ async def check_game(
         assert not replies.error, (text, replies.ephemeral)
     game = await service.game_in(channel)
     assert game is not None and game.state is not None
-    state = game.state
-    knowledge = Knowledge(players)
-    found: list[str] = []
-    for seat, text in texts(replies, channel, 0, players):
-        found += leaks(text, seat, (state, state), (knowledge, knowledge), knowledge)
-    battles = 0
-    ever: dict[str, set[str]] = {}  # everything ever revealed to all, per marker (history)
+    watch = Watch(players, game.state)
+    found = [
+        leak
+        for seat, text in texts(replies, channel, 0, players)
+        for leak in watch.check(seat, text)
+    ]
     for _ in range(LIMIT):
+        state = watch.state
         seat = to_act(state)
         assert seat is not None
         rng = random.Random(f"{agent}:{game.n}")
         action = pick(legal_actions(state, seat), rng, True)
         if rng.random() < ASK_CHOICES:
-            found += await private_step(service, channel, seat, state, knowledge)
+            found += await private_step(service, channel, seat, watch)
         after, events = apply(state, seat, action)
         replies = await service.act(place, caller(channel, seat), action)
         assert not replies.error, (action, replies.ephemeral)
-        before_knowledge = copy.deepcopy(knowledge)
-        knowledge.follow(state, after, events)
-        battles += before_knowledge.battle is False and knowledge.battle
-        pair = (state, after)
-        shown: dict[str, set[str]] = {}
-        for event in events:
-            if isinstance(event, ev.CharactersSlain) and event.audience is None:
-                shown.setdefault(event.marker, set()).update(event.characters)
-            if isinstance(event, bv.EntrantCalled) and event.donor and event.audience is None:
-                shown.setdefault(event.donor, set()).add(event.name)  # a summoned lord (§1.7)
+        watch.follow(after, events)
         for recipient, text in texts(replies, channel, seat, players):
-            found += leaks(text, recipient, pair, (before_knowledge, knowledge), knowledge, shown)
-        for marker, names in shown.items():
-            ever.setdefault(marker, set()).update(names)
-        for marker, known in knowledge.public.items():
-            ever.setdefault(marker, set()).update(known)
-        for know in (before_knowledge, knowledge):  # a battle shows its legions to all
-            for marker in know.engaged if know.battle else ():
-                for legion in (s.legions.get(marker) for s in pair):
-                    ever.setdefault(marker, set()).update(legion.characters if legion else ())
+            found += watch.check(recipient, text)
         game = await service.game_in(channel)
         if game is not None and ask_every and game.n % ask_every == 0:
-            found += await ask(service, channel, players, after, knowledge, ever, history)
+            found += await ask(service, channel, players, watch, history)
         if game is None:
             assert after.result is not None
             assert not found, "\n".join(found[:20])
-            return battles
+            return watch.battles
         assert game.state == after
-        state = after
     raise AssertionError("the game did not end")
 
 

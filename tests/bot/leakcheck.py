@@ -1,0 +1,137 @@
+"""The leak checker shared by the service's and the Discord layer's leak tests.
+
+:class:`Watch` follows a game action by action with a knowledge model built from the rules
+(:class:`tests.engine.game.helpers.Knowledge`, not from the bot's code) and checks any text
+sent to a recipient: a line naming a legion the recipient may not see in full
+(``Knowledge.may_see``, before or after the action) may name only characters revealed to
+everyone for the legions on that line, or the recipient's own.
+"""
+
+from __future__ import annotations
+
+import copy
+import re
+from collections.abc import Iterable
+
+from bot.replies import Message
+from engine.battle import events as bv
+from engine.characters import CHARACTERS
+from engine.game import events as ev
+from engine.game.state import GameState
+from tests.engine.game.helpers import Knowledge
+
+MARKER = re.compile(r"\b[A-Z][a-z]\d\d\b")
+#: Every character's name and plural → the name.
+WORDS = {w: name for name, c in CHARACTERS.items() for w in (name, c.plural)}
+CHARACTER = re.compile(r"\b(" + "|".join(sorted(WORDS, key=len, reverse=True)) + r")\b")
+
+
+def own_characters(states: Iterable[GameState], seat: int | None) -> set[str]:
+    return {
+        name
+        for state in states
+        for legion in state.legions.values()
+        if legion.owner == seat
+        for name in legion.characters
+    }
+
+
+def leaks(
+    text: str,
+    seat: int | None,
+    states: tuple[GameState, GameState],
+    knowing: tuple[Knowledge, Knowledge],
+    public: Knowledge,
+    shown: dict[str, set[str]] | None = None,
+) -> list[str]:
+    """The lines of ``text`` that show ``seat`` (None: a spectator) hidden characters.
+
+    ``knowing`` is the knowledge before and after the action (``states`` likewise): a
+    legion either entitles the recipient to see is not hidden; ``public`` holds what was
+    revealed to everyone once the action is followed, ``shown`` the characters the action
+    showed everyone per marker: the publicly slain (they go back to the public stacks and
+    dead pile, §1.5) and a lord summoned into a battle from its donor (§1.7).
+    """
+    mine = own_characters(states, seat)
+    found = []
+    for line in text.splitlines():
+        markers = {m for m in MARKER.findall(line) if any(m in s.legions for s in states)}
+        hidden = [
+            m
+            for m in markers
+            if not any(
+                m in state.legions and know.may_see(state, m, seat)
+                for state, know in zip(states, knowing, strict=True)
+            )
+        ]
+        if not hidden:
+            continue
+        allowed = set(mine)
+        for marker in markers:
+            allowed |= set(public.public.get(marker, {}))
+            allowed |= (shown or {}).get(marker, set())
+        named = {WORDS[w] for w in CHARACTER.findall(line)}
+        if named - allowed:
+            found.append(f"seat {seat}: {line!r} names {sorted(named - allowed)}")
+    return found
+
+
+def parts(message: Message) -> list[str]:
+    """Every string a recipient reads in ``message``: its text, each choice's label and the
+    command its button or menu option carries (custom ids and values), the file name."""
+    found = [message.text]
+    if message.offers is not None:
+        found += [o.label for o in message.offers.items]
+        found += [o.command for o in message.offers.items]
+    if message.picture is not None:
+        found.append(message.picture.filename)
+    return found
+
+
+class Watch:
+    """What everyone may know, followed along one game; checks what is sent against it."""
+
+    def __init__(self, players: int, state: GameState) -> None:
+        self.knowledge = Knowledge(players)
+        self.before = self.knowledge
+        self.pair = (state, state)
+        self.shown: dict[str, set[str]] = {}
+        self.ever: dict[str, set[str]] = {}
+        """Everything ever revealed to all, per marker (what ``history`` may retell)."""
+        self.battles = 0
+
+    @property
+    def state(self) -> GameState:
+        return self.pair[1]
+
+    def follow(self, after: GameState, events: list[ev.Event]) -> None:
+        """Take in one action: from the state before it to ``after``."""
+        state = self.state
+        self.before = copy.deepcopy(self.knowledge)
+        self.knowledge.follow(state, after, events)
+        self.battles += self.before.battle is False and self.knowledge.battle
+        self.pair = (state, after)
+        self.shown = {}
+        for event in events:
+            if isinstance(event, ev.CharactersSlain) and event.audience is None:
+                self.shown.setdefault(event.marker, set()).update(event.characters)
+            if isinstance(event, bv.EntrantCalled) and event.donor and event.audience is None:
+                self.shown.setdefault(event.donor, set()).add(event.name)  # a summoned lord
+        for marker, names in self.shown.items():
+            self.ever.setdefault(marker, set()).update(names)
+        for marker, known in self.knowledge.public.items():
+            self.ever.setdefault(marker, set()).update(known)
+        for know in (self.before, self.knowledge):  # a battle shows its legions to all
+            for marker in know.engaged if know.battle else ():
+                for legion in (s.legions.get(marker) for s in self.pair):
+                    self.ever.setdefault(marker, set()).update(legion.characters if legion else ())
+
+    def check(self, seat: int | None, text: str) -> list[str]:
+        """The leaks in ``text`` sent to ``seat`` (None: a spectator) after the last action."""
+        knowing = (self.before, self.knowledge)
+        return leaks(text, seat, self.pair, knowing, self.knowledge, self.shown)
+
+    def check_now(self, seat: int | None, text: str, history: bool = False) -> list[str]:
+        """The leaks in an answer given between actions (``history`` may retell the past)."""
+        both, know = (self.state, self.state), (self.knowledge, self.knowledge)
+        return leaks(text, seat, both, know, self.knowledge, self.ever if history else None)
