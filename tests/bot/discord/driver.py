@@ -1,0 +1,264 @@
+"""Whole games on the fake Discord, played as people would: buttons, private steps, commands.
+
+A seeded agent picks a legal action for the player the game waits for; the driver gives it
+the way a player would: the public board's button for it when there is one; else the ask
+button whose private step covers it, then the option of the menu (or the button) only the
+clicker sees; else the slash command, its options written from the action's fields. What
+actually happened is read back from the game's log, so a check follows the real game even
+when a command's default (a muster's least revealing recruiters) differs from the pick.
+
+:func:`audience` and :func:`strings` read the fake's requests: who a request's message
+reaches (a spectator in the channel, a user in a DM or an ephemeral answer, the caller of
+an autocomplete) and every string it carries (content, components' labels, custom ids and
+values, file names, embeds, thread names).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from bot.discord import specs as s
+from bot.discord.specs import Spec, show
+from bot.offers import ASKS
+from bot.storage import games as rows
+from bot.storage.eventlog import events_from_text
+from bot.syntax import FORMATTERS, format_action
+from engine.events import Event
+from engine.game import actions as a
+from engine.game import battle_actions as b
+from engine.game.battle_flow import battle_of
+from engine.game.legal import legal_actions, to_act
+from engine.game.state import GameState
+from tests.bot.agent import pick
+from tests.bot.discord import payloads as p
+from tests.bot.discord.conftest import Running
+from tests.bot.discord.fake import EPHEMERAL, FakeDiscord, Pushed, Request, Sent
+from tests.bot.discord.helpers import handled
+
+TURN, ENGAGEMENT, BATTLE, GAME = (
+    ("titan", "turn"),
+    ("titan", "engagement"),
+    ("titan", "battle"),
+    (
+        "titan",
+        "game",
+    ),
+)
+#: Slash commands for actions (outside a battle, then the battle's own where they differ).
+SLASH: dict[type[a.Action], tuple[tuple[str, ...], Spec]] = {
+    a.ChooseColour: ((*TURN, "colour"), s.COLOUR),
+    a.Split: ((*TURN, "split"), s.SPLIT),
+    a.UndoSplit: ((*TURN, "unsplit"), s.UNSPLIT),
+    a.Roll: ((*TURN, "roll"), s.ROLL),
+    a.Mulligan: ((*TURN, "mulligan"), s.MULLIGAN),
+    a.Move: ((*TURN, "move"), s.MOVE),
+    a.TakeBack: ((*TURN, "takeback"), s.TAKEBACK),
+    a.EndMovement: ((*TURN, "done"), s.DONE),
+    a.Muster: ((*TURN, "muster"), s.MUSTER),
+    a.EndTurn: ((*TURN, "done"), s.DONE),
+    a.Engage: ((*ENGAGEMENT, "engage"), s.ENGAGE),
+    a.Flee: ((*ENGAGEMENT, "flee"), s.FLEE),
+    a.Fight: ((*ENGAGEMENT, "fight"), s.FIGHT),
+    a.Accept: ((*ENGAGEMENT, "accept"), s.ACCEPT),
+    a.Concede: ((*ENGAGEMENT, "concede"), s.CONCEDE),
+    a.NoMoreProposals: ((*ENGAGEMENT, "nomore"), s.NOMORE),
+    a.Acquire: ((*ENGAGEMENT, "acquire"), s.ACQUIRE),
+    a.Decline: ((*ENGAGEMENT, "decline"), s.DECLINE),
+    a.Summon: ((*BATTLE, "summon"), s.SUMMON),
+    a.Reinforce: ((*BATTLE, "reinforce"), s.REINFORCE),
+    b.Maneuver: ((*BATTLE, "maneuver"), s.MANEUVER),
+    b.TakeBackManeuver: ((*BATTLE, "takeback"), s.UNDO),
+    b.EndManeuver: ((*BATTLE, "done"), s.DONE),
+    b.EndStrikes: ((*BATTLE, "done"), s.DONE),
+    b.Strike: ((*BATTLE, "strike"), s.STRIKE),
+    b.Rangestrike: ((*BATTLE, "rangestrike"), s.RANGESTRIKE),
+    b.CarryOver: ((*BATTLE, "carry"), s.CARRY),
+    b.ConcedeInstead: ((*BATTLE, "insist"), s.INSIST),
+    b.AcceptConcession: ((*BATTLE, "accept"), s.ACCEPT_CONCESSION),
+}
+IN_BATTLE: dict[type[a.Action], tuple[str, ...]] = {
+    a.Concede: (*BATTLE, "concede"),
+    a.Decline: (*BATTLE, "decline"),
+}
+NOT_PLAYED = (a.Withdraw, a.ExpireTimeLimit, a.Propose)
+"""Left out by the agent: they end games early or need words no option gives."""
+
+
+@dataclass
+class Step:
+    """One action given through Discord: how, the interactions it took, what happened."""
+
+    how: str
+    pushed: list[Pushed]
+    requests: list[Request]
+    events: list[Event]
+
+
+class Driver:
+    """Plays the game in the fake's channel through the running bot."""
+
+    def __init__(self, fake: FakeDiscord, running: Running, seed: int) -> None:
+        self.fake = fake
+        self.service = running.bot.service
+        self.rng = random.Random(seed)
+        self.ways: dict[str, int] = {}
+
+    async def state(self) -> tuple[int, int, GameState] | None:
+        game = await self.service.game_in(p.CHANNEL_ID)
+        if game is None or game.state is None:
+            return None
+        return game.id, game.n, game.state
+
+    async def step(self) -> Step | None:
+        """Play one action of the player the game waits for (None when the game is over)."""
+        found = await self.state()
+        if found is None:
+            return None
+        game_id, n, state = found
+        seat = to_act(state)
+        assert seat is not None
+        game = await self.service.game_in(p.CHANNEL_ID)
+        assert game is not None
+        user = game.user_of(seat)
+        choices = [x for x in legal_actions(state, seat) if not isinstance(x, NOT_PLAYED)]
+        action = pick(choices, self.rng, fighting=True)
+        first = len(self.fake.requests)
+        pushed, how = await self._give(user, state, action)
+        requests = self.fake.requests[first:]
+        events = await self._logged(game_id, n)
+        self.ways[how] = self.ways.get(how, 0) + 1
+        return Step(how, pushed, requests, events)
+
+    async def _logged(self, game_id: int, n: int) -> list[Event]:
+        """The events of the actions logged after the first ``n`` (the one just given)."""
+        async with self.service.db.reading() as db:
+            logged = await rows.actions(db, game_id, n)
+        assert len(logged) == 1, f"expected one action after #{n}, found {len(logged)}"
+        return events_from_text(logged[0].events)
+
+    async def _give(
+        self, user: int, state: GameState, action: a.Action
+    ) -> tuple[list[Pushed], str]:
+        command = format_action(action) if type(action) in FORMATTERS else None
+        board = self.board()
+        if command is not None and board is not None:
+            for custom in board.custom_ids():
+                if custom.split(":")[2] == command:
+                    return [await self._click(user, board, custom)], "button"
+            for custom in board.custom_ids():
+                verb = custom.split(":")[2]
+                kind = verb.split()[1] if verb.startswith("choices ") else None
+                if kind is None or not self._covers(kind, action):
+                    continue
+                opened = await self._click(user, board, custom)
+                chosen = await self._pick_privately(user, opened, command)
+                if chosen is not None:
+                    return [opened, chosen], "private step"
+        return [await self._slash(user, state, action)], "command"
+
+    def _covers(self, kind: str, action: a.Action) -> bool:
+        ask = ASKS[kind]
+        return not ask.actions or isinstance(action, (*ask.actions, a.Decline))
+
+    async def _pick_privately(self, user: int, opened: Pushed, command: str) -> Pushed | None:
+        """In the private step's answer, the button or menu option for ``command``."""
+        for message in self.fake.ephemeral(opened):
+            for row in message.components:
+                for item in row.get("components", []):
+                    if item.get("type") == 2 and item["custom_id"].split(":")[2] == command:
+                        return await self._click(user, message, item["custom_id"])
+                    values = [o["value"] for o in item.get("options", [])]
+                    if item.get("type") == 3 and command in values:
+                        pushed = await self.fake.click(
+                            user, message, item["custom_id"], values=[command]
+                        )
+                        return await handled(self.fake, pushed)
+        return None
+
+    async def _click(self, user: int, message: Sent, custom: str) -> Pushed:
+        return await handled(self.fake, await self.fake.click(user, message, custom))
+
+    async def _slash(self, user: int, state: GameState, action: a.Action) -> Pushed:
+        path, spec = SLASH[type(action)]
+        if battle_of(state) is not None and type(action) in IN_BATTLE:
+            path = IN_BATTLE[type(action)]
+        options: dict[str, object] = {}
+        for word in spec.words:
+            if word.field is not None and hasattr(action, word.field):
+                value = show(getattr(action, word.field))
+                if value:
+                    options[word.option] = value
+        if isinstance(action, a.EndMovement) and action.keep:
+            options["keep"] = " ".join(action.keep)
+        return await handled(self.fake, await self.fake.slash(user, *path, **options))
+
+    def board(self) -> Sent | None:
+        """The newest message in the channel with choices on it."""
+        boards = [
+            m
+            for m in self.fake.messages.values()
+            if m.channel == p.CHANNEL_ID and not m.ephemeral and not m.deleted and m.components
+        ]
+        return max(boards, key=lambda m: m.id) if boards else None
+
+
+def _message(answer: Any) -> dict[str, Any] | None:
+    """The message a request made or edited, from the fake's answer."""
+    if not isinstance(answer, dict):
+        return None
+    if "resource" in answer:
+        found = answer["resource"].get("message")
+        return found if isinstance(found, dict) else None
+    return answer if "channel_id" in answer else None
+
+
+def audience(fake: FakeDiscord, request: Request) -> tuple[str, int | None] | None:
+    """Who reads what ``request`` sent: ("channel", None), ("user", id), or None (nothing)."""
+    token = _token(request.path)
+    caller = next((i.user for i in fake.interactions.values() if i.token == token), None)
+    if request.path.endswith("/callback") and request.body.get("type") == 8:
+        return "user", caller  # autocomplete choices: only the one typing sees them
+    message = _message(request.answer)
+    if message is None:
+        return None
+    channel = int(message["channel_id"])
+    dm = next((u for u, c in fake.dm_channels.items() if c == channel), None)
+    if dm is not None:
+        return "user", dm
+    if int(message.get("flags") or 0) & EPHEMERAL:
+        return "user", caller
+    return "channel", None
+
+
+def _token(path: str) -> str | None:
+    parts = path.split("/")
+    if parts[0] == "interactions" and len(parts) >= 3:
+        return parts[2]
+    if parts[0] == "webhooks" and len(parts) >= 3:
+        return parts[2]
+    return None
+
+
+SKIP_KEYS = frozenset({"allowed_mentions", "type", "flags", "style", "nonce", "id"})
+
+
+def strings(value: Any, key: str | None = None) -> Iterator[str]:
+    """Every string in a request body a reader may see (ids and switches left out)."""
+    if key in SKIP_KEYS:
+        return
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, dict):
+        for k, v in value.items():
+            yield from strings(v, k)
+    elif isinstance(value, list):
+        for v in value:
+            yield from strings(v, key)
+
+
+def sent_strings(request: Request) -> list[str]:
+    """The strings of a request: its JSON body and the names of the files it uploads."""
+    return [*strings(request.body), *(name for name, _ in request.files)]
