@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Callable
 from typing import Any
 
 import discord
@@ -17,7 +18,7 @@ from bot.discord.errors import TitanTree
 from bot.discord.host import TitanHost
 from bot.discord.sync import sync_commands, sync_file
 from bot.pictures import Renderer, default_renderer
-from bot.service import GameService
+from bot.service import GameService, random_seed
 
 log = logging.getLogger(__name__)
 
@@ -31,11 +32,13 @@ class TitanBot(TitanHost):
         *,
         renderer: Renderer | None = None,
         paint_in_processes: bool = False,
+        seeds: Callable[[], int] = random_seed,
         **options: Any,
     ) -> None:
         options.setdefault("tree_cls", TitanTree)
         super().__init__(config, renderer=renderer, **options)
         self.paint_in_processes = paint_in_processes
+        self.seeds = seeds
 
     @property
     def dev_guild(self) -> discord.Object | None:
@@ -52,6 +55,7 @@ class TitanBot(TitanHost):
             self.config.database,
             renderer=self.renderer,
             paint_in_processes=self.paint_in_processes,
+            seeds=self.seeds,
         )
         await self.add_cog(Admin(self))
         for group in command_groups():

@@ -21,7 +21,7 @@ from engine.errors import IllegalAction, NotYourTurn, WrongPhase
 from engine.game import actions as a
 from engine.game.apply import apply
 from engine.game.events import BattleBegun, Event, LegionContents
-from engine.game.legal import legal_actions
+from engine.game.legal import legal_actions, to_act
 from engine.game.state import GameState
 
 #: Actions any seated player may send at any time (the engine says when they take effect).
@@ -96,7 +96,9 @@ def announce(
     game: Game, names: Names, seat: int | None, events: Sequence[Event], action: a.Action | None,
     before: GameState | None = None,
 ) -> Message:  # fmt: skip
-    """What happened in words, and a ping for the next decision when it is someone else's.
+    """What happened in words, and a ping for the next decision when it passed to someone
+    else: an action that leaves the game waiting on the same player (a queued withdrawal,
+    anything given out of turn) pings nobody — that player was pinged when it became his.
 
     The board comes with the ping (one picture per decision, DISCORD.md) and at the end
     of the game; the acting player's own run of moves is told in words only. AI seats are
@@ -109,7 +111,8 @@ def announce(
     mention: tuple[int, ...] = ()
     if waiting is not None:
         lines.append(f"Waiting for **{game.name_of(waiting)}** to {task}.")
-        if waiting != seat and not game.is_ai(waiting):
+        handed_over = before is None or to_act(before) != waiting
+        if waiting != seat and handed_over and not game.is_ai(waiting):
             mention = (game.user_of(waiting),)
     pinged = (mention or state.result is not None) and type(action) not in NO_PICTURE
     show = pinged or any(isinstance(e, BATTLE_NEWS) for e in events)

@@ -19,6 +19,7 @@ from bot.replies import Picture
 from tests.bot.discord.fake import FakeDiscord
 
 START_TIMEOUT = 5.0
+SEED = 42
 
 
 @pytest.fixture
@@ -56,10 +57,13 @@ class Running:
             await asyncio.wait_for(self.task, START_TIMEOUT)
 
 
-async def start_bot(fake: FakeDiscord, database: Path, **config: object) -> Running:
-    """Start a :class:`TitanBot` on ``database`` and wait until it is ready."""
+async def start_bot(
+    fake: FakeDiscord, database: Path, seed: int = SEED, **config: object
+) -> Running:
+    """Start a :class:`TitanBot` on ``database`` and wait until it is ready (every game it
+    starts has the seed ``seed``, so each test plays the same games every time)."""
     settings = Config(token=fake.token, database=database, **config)  # type: ignore[arg-type]
-    bot = TitanBot(settings, renderer=tiny_png, guild_ready_timeout=0.05)
+    bot = TitanBot(settings, renderer=tiny_png, seeds=lambda: seed, guild_ready_timeout=0.05)
     task = asyncio.create_task(bot.start(fake.token))
     ready = asyncio.create_task(bot.wait_until_ready())
     done, _ = await asyncio.wait(
