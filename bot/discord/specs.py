@@ -234,6 +234,7 @@ ACCEPT_CONCESSION = _simple("accept")
 # --- the whole game and information ----------------------------------------------------------
 WITHDRAW, EXPIRE = _simple("withdraw"), _simple("expire")
 LEGIONS, BOARD, STATUS = _simple("legions"), _simple("board"), _simple("status")
+BATTLE = _simple("battle")
 LEGAL, HELP = _simple("legal"), _simple("help")
 HISTORY = Spec("history", (Word("count"),))
 CREATURE = Spec("creature", (Word("name"),))

@@ -80,7 +80,8 @@ async def board(ctx: Context, game: Game | None, args: Args) -> Replies:
     args.finish()
     game, state = _started(game)
     occupied = sorted({leg.land for leg in state.legions.values()})
-    text = status_text(state) + "\n" + lands_text(state, occupied, game.seat_of(ctx.caller.user))
+    seat = game.seat_of(ctx.caller.user)
+    text = status_text(state, seat) + "\n" + lands_text(state, occupied, seat)
     return Replies.answer(clip(text.splitlines()), Picture(PictureKind.MASTERBOARD, state))
 
 
@@ -109,7 +110,8 @@ async def status(ctx: Context, game: Game | None, args: Args) -> Replies:
             f"{'with' if settings.time_limit else 'no'} time limit):\n{seats}"
         )
         return Replies.answer(text)
-    return Replies.answer(f"Game #{game.id}\n{status_text(game.playing())}")
+    seat = game.seat_of(ctx.caller.user)
+    return Replies.answer(f"Game #{game.id}\n{status_text(game.playing(), seat)}")
 
 
 async def history(ctx: Context, game: Game | None, args: Args) -> Replies:

@@ -91,8 +91,9 @@ def _task(state: GameState) -> str:
     return f"{battle_task(battle)} (battle in {engagement.land}, turn {battle.turn})"
 
 
-def status_text(state: GameState) -> str:
-    """Turn, phase, scores and who must act."""
+def status_text(state: GameState, viewer: int | None = None) -> str:
+    """Turn, phase, scores and who must act; the engagement's proposals only for its two
+    players (RULES §5.4: the negotiation is theirs), as :func:`view` shows them."""
     seat, task = waiting_for(state)
     lines = [f"Turn {state.turn.number}, {state.phase.value} phase of {_name(state, state.active)}"]
     if state.turn.roll is not None and state.phase in (Phase.MOVE, Phase.ENGAGE, Phase.MUSTER):
@@ -105,7 +106,9 @@ def status_text(state: GameState) -> str:
             f"Engagement in {engagement.land}: {engagement.attacker} ({attacker}) against "
             f"{engagement.defender} ({defender}), {engagement.stage.value}"
         )
-        lines += [f"  proposal #{o.number} by the {o.by.value}" for o in engagement.proposals]
+        seen = view(state, viewer).engagement
+        proposals = seen.proposals if seen is not None else ()
+        lines += [f"  proposal #{o.number} by the {o.by.value}" for o in proposals]
     lines += [_score_line(state, p.seat) for p in state.players]
     if state.result is not None:
         winners = " and ".join(_name(state, s) for s in state.result.winners)

@@ -6,16 +6,9 @@ from __future__ import annotations
 from discord import app_commands
 
 from bot.discord import specs as s
-from bot.discord.deliver import answer
-from bot.discord.host import TitanInteraction, place_of
+from bot.discord.host import TitanInteraction
 from bot.discord.runner import run_command
-from bot.handlers.play import board_picture
-from bot.narration.describe import status_text
-from bot.replies import Message
 from engine.characters import CHARACTERS
-from engine.game.state import Stage
-
-NO_BATTLE = "No battle is being fought in this channel now."
 
 
 async def _creatures(interaction: TitanInteraction, current: str) -> list[app_commands.Choice[str]]:
@@ -33,16 +26,7 @@ class InfoCommands(app_commands.Group, name="info", description="Boards, status 
 
     @app_commands.command(description="The battle being fought in this channel")
     async def battle(self, interaction: TitanInteraction) -> None:
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        service = interaction.client.service
-        game = await service.game_in(place_of(interaction).channel)
-        state = game.state if game is not None else None
-        engagement = state.engagement if state is not None else None
-        if state is None or engagement is None or engagement.stage is not Stage.BATTLE:
-            await answer(interaction, Message(NO_BATTLE))
-            return
-        shown = Message(status_text(state), board_picture(state, None))
-        await answer(interaction, await service.paint(shown) or shown)
+        await run_command(interaction, s.BATTLE)
 
     @app_commands.command(description="Turn, phase, scores and who must act")
     async def status(self, interaction: TitanInteraction) -> None:
