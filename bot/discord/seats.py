@@ -32,22 +32,27 @@ def _seat_of(game: Game | None, user: int) -> tuple[Game, int]:
 async def replace_player(
     service: GameService, place: Place, organiser: Caller, old: int, new: int
 ) -> Replies:
-    """Give ``old``'s seat to ``new``; the newcomer is pinged and sent the seat's legions."""
+    """Give ``old``'s seat to ``new``; the newcomer is pinged and sent the seat's legions,
+    and takes over the host's powers if ``old`` held them."""
     try:
         async with service.lock(place.channel):
             game, seat = _seat_of(await service.game_in(place.channel), old)
             if game.seat_of(new) is not None:
                 raise IllegalAction(f"<@{new}> has a seat in game #{game.id} already")
             seats = [SeatRow(s.seat, new if s.seat == seat else s.user, s.name) for s in game.seats]
+            hosting = game.settings.host == old
             async with service.db.transaction() as db:
                 await rows.set_seats(db, game.id, seats)
+                if hosting:  # the host's powers follow the seat
+                    settings = replace(game.settings, host=new).to_json()
+                    await rows.update_game(db, game.id, game.row.status, settings=settings)
             service.forget(place.channel)
     except TitanError as exc:
         return Replies.refusal(str(exc))
     name = game.name_of(seat)
     text = (
         f"Organiser **{organiser.name}** handed **{name}**'s seat over from <@{old}>: "
-        f"you play **{name}** from now on."
+        f"you play **{name}** from now on" + (", and host the game." if hosting else ".")
     )
     private = {new: Message(own_legions_text(game.state, seat))} if game.state else {}
     return Replies(public=Message(text, mention=(new,)), private=private)

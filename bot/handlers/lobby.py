@@ -35,9 +35,14 @@ def _open_lobby(game: Game | None) -> Game:
 
 
 def _require_host(ctx: Context, game: Game) -> None:
-    if not (ctx.caller.organiser or game.settings.host == ctx.caller.user):
-        host = next((s.name for s in game.seats if s.user == game.settings.host), "the host")
-        raise IllegalAction(f"only the host ({host}) or an organiser may do that")
+    """Host powers follow the seat: only a host still seated (or an organiser) has them."""
+    host = game.host
+    if ctx.caller.organiser or (host is not None and host == ctx.caller.user):
+        return
+    seat = game.seat_of(host) if host is not None else None
+    if seat is None:
+        raise IllegalAction("only an organiser may do that: the game has no host any more")
+    raise IllegalAction(f"only the host ({game.name_of(seat)}) or an organiser may do that")
 
 
 def _check_name(game: Game, name: str) -> str:

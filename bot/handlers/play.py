@@ -8,12 +8,16 @@ only they may see, with their legions after a change.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
+
+import aiosqlite
 
 from bot.context import Context
 from bot.narration.battle_text import battle_picture
 from bot.narration.describe import contents_by_seat, own_legions_text, waiting_for
 from bot.narration.narrate import Names, narrate, private_events
 from bot.replies import Message, Picture, PictureKind, Replies
+from bot.storage import games as rows
 from bot.storage.record import Game, store_action
 from bot.syntax import Command, to_action
 from engine.battle.events import HalfTurnBegun
@@ -66,7 +70,26 @@ async def play(ctx: Context, game: Game, request: Command | a.Action) -> tuple[R
     after, events = apply(state, seat, action)
     async with ctx.db.transaction() as db:
         updated = await store_action(db, game, seat, action, events, after, ctx.snapshot_every)
-    return replies_after(updated, state, seat, action, events), updated
+        updated, host = await hand_over_host(db, updated)
+    replies = replies_after(updated, state, seat, action, events)
+    if host is not None and replies.public is not None:
+        line = f"The host's powers pass to **{updated.name_of(updated.seat_of(host) or 0)}**."
+        replies = replace(
+            replies, public=replace(replies.public, text=f"{replies.public.text}\n{line}")
+        )
+    return replies, updated
+
+
+async def hand_over_host(db: aiosqlite.Connection, game: Game) -> tuple[Game, int | None]:
+    """Pass the host's powers on when their holder left the game (withdrew, was eliminated
+    or removed): to the first human still in it. Returns the game and the new host, if any
+    (inside the caller's transaction)."""
+    successor = game.next_host()
+    if successor is None or successor == game.settings.host:
+        return game, None
+    settings = replace(game.settings, host=successor).to_json()
+    await rows.update_game(db, game.id, game.row.status, settings=settings)
+    return replace(game, row=replace(game.row, settings=settings)), successor
 
 
 def replies_after(

@@ -81,6 +81,29 @@ class Game:
         """Whether the computer plays ``seat`` (an AI seat)."""
         return any(s.is_ai for s in self.seats if s.seat == seat)
 
+    @property
+    def host(self) -> int | None:
+        """The user holding the host's powers: the host while he holds a seat that is still
+        in the game (None when no human is left to hold them; organisers keep theirs)."""
+        host = self.settings.host
+        seat = self.seat_of(host)
+        if seat is None or self.is_ai(seat):
+            return None
+        if self.state is not None and self.state.player(seat).eliminated:
+            return None
+        return host
+
+    def next_host(self) -> int | None:
+        """Who should hold the host's powers now: the host, else the first human still in
+        the game (by seat), else nobody."""
+        if self.host is not None:
+            return self.host
+        for seat in sorted(self.seats, key=lambda s: s.seat):
+            out = self.state is not None and self.state.player(seat.seat).eliminated
+            if not seat.is_ai and not out:
+                return seat.user
+        return None
+
     def playing(self) -> GameState:
         """The engine state; :class:`IllegalAction` while in the lobby."""
         if self.state is None:
