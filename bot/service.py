@@ -32,7 +32,7 @@ from bot.pictures import Renderer, render_message
 from bot.replies import Replies
 from bot.storage import Database
 from bot.storage import games as rows
-from bot.storage.record import Game, build_game, fetch_game
+from bot.storage.record import Game, load_open_game
 from bot.syntax import Command, VerbKind, parse_command
 from engine.errors import IllegalAction, TitanError
 from engine.game.actions import Action
@@ -223,12 +223,9 @@ class GameService:
         if game is not None:
             self._cache.move_to_end(channel)
             return game
-        async with self.db.reading() as db:
-            row = await rows.open_game(db, channel)
-            stored = await fetch_game(db, row) if row else None
-        if stored is None:
+        game = await load_open_game(self.db, channel)
+        if game is None:
             return None
-        game = await asyncio.to_thread(build_game, stored)
         self._remember(channel, game)
         return game
 
