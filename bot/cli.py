@@ -91,8 +91,13 @@ def run_discord(config: Config) -> int:
         print("titanbot: no token: set TITANBOT_TOKEN or discord.token", file=sys.stderr)
         return 2
     from bot.discord import run_bot
+    from bot.storage import DatabaseInUse
 
-    return run_bot(config)
+    try:
+        return run_bot(config)
+    except DatabaseInUse as exc:
+        print(f"titanbot: {exc}", file=sys.stderr)
+        return 2
 
 
 def run_local(
@@ -106,9 +111,13 @@ def run_local(
 ) -> int:
     """Play in the terminal until the end of input."""
     from bot.console import play_locally
+    from bot.storage import DatabaseInUse
 
     try:
         asyncio.run(play_locally(db or config.database, players, ai=ai, seed=seed, out=out))
+    except DatabaseInUse as exc:
+        print(f"titanbot: {exc}", file=sys.stderr)
+        return 2
     except KeyboardInterrupt:
         print()
     return 0

@@ -2,10 +2,12 @@
 
 from bot.storage.database import Database, migrate, user_version
 from bot.storage.games import ActionRow, GameRow, SeatRow, SnapshotRow, Status
+from bot.storage.lock import DatabaseInUse
 
 __all__ = [
     "ActionRow",
     "Database",
+    "DatabaseInUse",
     "GameRow",
     "SeatRow",
     "SnapshotRow",
