@@ -53,14 +53,24 @@ class Picture:
 
 
 @dataclass(frozen=True)
+class Attachment:
+    """A file sent with a message (an organiser's export): its name and bytes."""
+
+    filename: str
+    data: bytes
+
+
+@dataclass(frozen=True)
 class Message:
-    """A message: text, an optional picture, and the Discord user ids to ping."""
+    """A message: text, an optional picture, the Discord user ids to ping, and an
+    optional file."""
 
     text: str
     picture: Picture | None = None
     image: bytes | None = None
     """The rendered picture (None when no renderer is available or rendering failed)."""
     mention: tuple[int, ...] = ()
+    attachment: Attachment | None = None
 
     @property
     def silent(self) -> bool:
