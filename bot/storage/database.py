@@ -138,6 +138,23 @@ class Database:
         async with self._lock:
             return await user_version(self._connection)
 
+    async def pragma(self, name: str) -> list[tuple[object, ...]]:
+        """The rows of a read-only ``PRAGMA`` check (``integrity_check``,
+        ``foreign_key_check``)."""
+        if name not in _CHECKS:
+            raise ValueError(f"not a check: {name!r}")
+        async with self._lock, self._connection.execute(f"PRAGMA {name}") as cursor:
+            return [tuple(row) async for row in cursor]
+
+    async def copy_to(self, path: Path) -> None:
+        """Write a copy of the whole database to a new file ``path`` (SQLite's backup)."""
+        async with self._lock:
+            target = await aiosqlite.connect(path)
+            try:
+                await self._connection.backup(target)
+            finally:
+                await target.close()
+
 
 def _remove_empty_side_files(created: tuple[Path, ...]) -> None:
     """Remove the ``-wal``/``-shm`` files a read-only look created, when the WAL is empty
@@ -147,6 +164,9 @@ def _remove_empty_side_files(created: tuple[Path, ...]) -> None:
         return
     for side in created:
         side.unlink(missing_ok=True)
+
+
+_CHECKS = frozenset({"integrity_check", "quick_check", "foreign_key_check"})
 
 
 def _checked(synchronous: str) -> str:

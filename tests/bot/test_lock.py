@@ -3,6 +3,7 @@ the lock dies with its process, however it ends."""
 
 from __future__ import annotations
 
+import asyncio
 import os
 import signal
 import subprocess
@@ -11,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from bot.cli import main
 from bot.service import GameService
 from bot.storage import Database
 from bot.storage.lock import DatabaseInUse, lock_path
@@ -79,9 +81,21 @@ async def test_the_lock_of_a_killed_process_is_free_at_once(db_path):
     try:
         with pytest.raises(DatabaseInUse, match=f"pid {holder.pid}"):
             await Database.open(db_path)
+        assert titanbot("check-db", "--db", str(db_path)).returncode == 2
     finally:
         holder.send_signal(signal.SIGKILL)
         holder.communicate(timeout=30)
     assert holder.returncode == -signal.SIGKILL
     restarted = await Database.open(db_path)  # no clean-up needed
     await restarted.close()
+    assert titanbot("check-db", "--db", str(db_path)).returncode == 0
+
+
+async def test_check_db_refuses_while_the_bot_has_the_file(db_path, capsys):
+    service = await GameService.open(db_path)
+    try:
+        assert await asyncio.to_thread(main, ["check-db", "--db", str(db_path)]) == 2
+    finally:
+        await service.close()
+    err = capsys.readouterr().err
+    assert err.startswith("titanbot check-db: the database ") and "is in use" in err
