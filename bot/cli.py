@@ -4,7 +4,8 @@
 ``titanbot run`` and ``titanbot local [--players Ann,Bob] [--ai Hal|N] [--db PATH]
 [--seed N] [--out DIR]`` choose explicitly; ``titanbot demo [--players N] [--seed S]
 [--out DIR] [--max-turns T]`` plays a game between AI players; ``titanbot render-demo
-OUTDIR`` draws sample pictures.
+OUTDIR`` draws sample pictures; ``titanbot check-db [--db PATH]`` checks the stored games
+(exit status 1 when something is wrong, 2 when the file cannot be checked).
 """
 
 from __future__ import annotations
@@ -42,6 +43,8 @@ def parser() -> argparse.ArgumentParser:
         default=None,
         help="player turns before the time limit is declared (default 120)",
     )
+    check = commands.add_parser("check-db", help="check the database file (changes nothing)")
+    check.add_argument("--db", type=Path, default=None, help="SQLite file (default: config)")
     pictures = commands.add_parser("render-demo", help="draw one picture of every kind")
     pictures.add_argument("outdir", type=Path, help="folder to write the PNG files to")
     return top
@@ -71,6 +74,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if command == "run":
         return run_discord(config)  # logs through discord.utils.setup_logging()
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
+    if command == "check-db":
+        return check_db(args.db or config.database)
     if command == "render-demo":
         return render_demo(args.outdir)
     if command == "demo":
@@ -91,8 +96,13 @@ def run_discord(config: Config) -> int:
         print("titanbot: no token: set TITANBOT_TOKEN or discord.token", file=sys.stderr)
         return 2
     from bot.discord import run_bot
+    from bot.storage import DatabaseInUse
 
-    return run_bot(config)
+    try:
+        return run_bot(config)
+    except DatabaseInUse as exc:
+        print(f"titanbot: {exc}", file=sys.stderr)
+        return 2
 
 
 def run_local(
@@ -106,12 +116,37 @@ def run_local(
 ) -> int:
     """Play in the terminal until the end of input."""
     from bot.console import play_locally
+    from bot.storage import DatabaseInUse
 
     try:
         asyncio.run(play_locally(db or config.database, players, ai=ai, seed=seed, out=out))
+    except DatabaseInUse as exc:
+        print(f"titanbot: {exc}", file=sys.stderr)
+        return 2
     except KeyboardInterrupt:
         print()
     return 0
+
+
+def check_db(path: Path) -> int:
+    """Print what is wrong with the database at ``path``, one line per problem (or a
+    short summary when all is well); 0 all well, 1 problems found, 2 not checkable."""
+    from bot.records.check import check_database
+    from bot.storage import DatabaseInUse
+
+    try:
+        report = asyncio.run(check_database(path))
+    except (FileNotFoundError, DatabaseInUse) as exc:
+        print(f"titanbot check-db: {exc}", file=sys.stderr)
+        return 2
+    for line in report.problems:
+        print(line)
+    for line in report.known:
+        print(f"known: {line}")
+    for note in report.notes:
+        print(f"({note})")
+    print(report.summary())
+    return 0 if report.ok else 1
 
 
 def run_demo(players: int, seed: int, out: Path, max_turns: int | None) -> int:

@@ -3,7 +3,9 @@
 Each line is a command as typed on Discord, said by a player: ``Ann: move Bk01 104``, or
 after ``as Bob`` every line is Bob's. Without either, the line is said by the player the
 game waits for. AI seats (``--ai``) play by themselves whenever the game waits for them.
-Pictures go to files when an output folder and a renderer are available.
+Pictures go to files when an output folder and a renderer are available; a file sent
+with a message (an organiser's ``export``) is written into the output folder, or into the
+current folder without one.
 End of input (Ctrl-D, or a closed pipe) leaves cleanly; the game stays in the database.
 """
 
@@ -18,7 +20,7 @@ from pathlib import Path
 
 from bot.context import Caller, Place
 from bot.narration.describe import waiting_for
-from bot.replies import Message, Replies
+from bot.replies import Attachment, Message, Replies
 from bot.service import GameService
 
 LOCAL_CHANNEL = 1
@@ -151,7 +153,16 @@ class Console:
             text = f"{pings} {text}"
         if message.image is not None and self.out is not None:
             text += f"\n[picture: {self._save(message)}]"
+        if message.attachment is not None:
+            text += f"\n[file: {self._save_file(message.attachment)}]"
         return text
+
+    def _save_file(self, attachment: Attachment) -> Path:
+        folder = self.out if self.out is not None else Path()
+        folder.mkdir(parents=True, exist_ok=True)
+        path = folder / attachment.filename
+        path.write_bytes(attachment.data)
+        return path
 
     def _save(self, message: Message) -> Path:
         assert self.out is not None and message.image is not None and message.picture

@@ -57,8 +57,17 @@ class Picture:
 
 
 @dataclass(frozen=True)
+class Attachment:
+    """A file sent with a message (an organiser's export): its name and bytes."""
+
+    filename: str
+    data: bytes
+
+
+@dataclass(frozen=True)
 class Message:
-    """A message: text, an optional picture, and the Discord user ids to ping."""
+    """A message: text, an optional picture, the Discord user ids to ping, and an
+    optional file."""
 
     text: str
     picture: Picture | None = None
@@ -67,6 +76,7 @@ class Message:
     mention: tuple[int, ...] = ()
     offers: Offers | None = None
     """Choices to give with it (buttons or a menu on Discord); see :mod:`bot.offers`."""
+    attachment: Attachment | None = None
 
     @property
     def silent(self) -> bool:

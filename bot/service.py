@@ -8,6 +8,11 @@ off the command's path in a bounded pool (:class:`~bot.painting.Painter`). A
 :class:`~engine.errors.TitanError` becomes an ephemeral refusal (nothing changed); anything
 else is logged with the game id and answered with an apology.
 
+A game whose stored record cannot be read back (:class:`~bot.storage.record.DamagedLog`)
+is marked damaged when it is loaded, with a warning in the log; it leaves its channel,
+whose commands are then answered with the damage notice (:mod:`bot.records.damage`)
+until a fresh game is opened; ``export`` (:mod:`bot.records.command`) still reads it.
+
 After every command that is not refused, the AI seats the game waits for act (each
 action its own transaction), up to ``ai_limit`` actions; their news joins the command's
 reply. A game left waiting for an AI (the limit reached, a restart) goes on with the next
@@ -33,10 +38,12 @@ from bot.handlers.play import play
 from bot.offers import Offers, public_offers
 from bot.painting import Painter
 from bot.pictures import Renderer
+from bot.records.command import RECORDS
+from bot.records.damage import GameDamaged, damage_notice
 from bot.replies import Message, Replies
 from bot.storage import Database
 from bot.storage import games as rows
-from bot.storage.record import Game, build_game, fetch_game
+from bot.storage.record import DamagedLog, Game, load_open_game
 from bot.syntax import Command, VerbKind, parse_command
 from engine.errors import IllegalAction, TitanError, WrongPhase
 from engine.game.actions import Action
@@ -47,6 +54,9 @@ SNAPSHOT_EVERY = 50
 CACHE_SIZE = 512
 AI_LIMIT = 1000
 """AI actions one command may set off (a safety cap: whole AI turns fit many times)."""
+WITHOUT_GAME = frozenset({"new", "help", "status", "creature", "land", "cancel"})
+"""Verbs that mean something in a channel without a game; any other verb in a channel
+whose game is damaged is answered with the damage notice."""
 #: Called with the game after each AI action is stored (progress bars, benchmarks).
 Observer = Callable[[Game], None]
 
@@ -221,7 +231,13 @@ class GameService:
 
     async def _dispatch(self, ctx: Context, command: Command | Action) -> Replies:
         channel = ctx.place.channel
+        if isinstance(command, Command) and command.verb in RECORDS:
+            return await RECORDS[command.verb](ctx, command.args())
         game = await self.game_in(channel)
+        if game is None and not (isinstance(command, Command) and command.verb in WITHOUT_GAME):
+            notice = await self.damage_notice_in(channel)
+            if notice is not None:
+                raise GameDamaged(notice)
         if isinstance(command, Command) and command.kind is VerbKind.INFO:
             return await INFO[command.verb](ctx, game, command.args())
         if isinstance(command, Command) and command.kind is VerbKind.LOBBY:
@@ -275,19 +291,40 @@ class GameService:
             self._cache.popitem(last=False)
 
     async def game_in(self, channel: int) -> Game | None:
-        """The open game (lobby or active) of ``channel``, from the cache or the database."""
+        """The open game (lobby or active) of ``channel``, from the cache or the database.
+
+        A game whose record cannot be read back is marked damaged (with a warning in the
+        log) and is not open any more: None, and :meth:`damage_notice_in` explains it.
+        """
         game = self._cache.get(channel)
         if game is not None:
             self._cache.move_to_end(channel)
             return game
-        async with self.db.reading() as db:
-            row = await rows.open_game(db, channel)
-            stored = await fetch_game(db, row) if row else None
-        if stored is None:
+        try:
+            game = await load_open_game(self.db, channel)
+        except DamagedLog as damage:
+            await self._mark_damaged(channel, damage)
             return None
-        game = await asyncio.to_thread(build_game, stored)
+        if game is None:
+            return None
         self._remember(channel, game)
         return game
+
+    async def _mark_damaged(self, channel: int, damage: DamagedLog) -> None:
+        assert damage.row is not None
+        async with self.db.transaction() as db:
+            await rows.mark_damaged(db, damage.row.id, damage.reason)
+        log.warning("game %s (channel %s) is damaged: %s", damage.row.id, channel, damage)
+
+    async def damage_notice_in(self, channel: int) -> str | None:
+        """The explanation of ``channel``'s damaged game, while no other game is open."""
+        async with self.db.reading() as db:
+            if await rows.open_game(db, channel) is not None:
+                return None
+            row = await rows.damaged_game(db, channel)
+        if row is None or row.damaged is None:
+            return None
+        return damage_notice(row.id, row.damaged)
 
     async def set_dms_closed(self, user: int, closed: bool = True) -> None:
         """Remember that ``user`` does (not) accept DMs; their private news then stops."""

@@ -51,18 +51,35 @@ def picture(message: Message, limit: int) -> discord.File | None:
     return discord.File(io.BytesIO(message.image), filename=message.picture.filename)
 
 
+def attached(message: Message, limit: int) -> discord.File | None:
+    """The message's file (an export) as an attachment (None without one, or over
+    ``limit``)."""
+    if message.attachment is None:
+        return None
+    if len(message.attachment.data) > limit:
+        log.warning("a %d-byte file is over the upload limit", len(message.attachment.data))
+        return None
+    data = io.BytesIO(message.attachment.data)
+    return discord.File(data, filename=message.attachment.filename)
+
+
+def files(message: Message, limit: int) -> list[discord.File]:
+    """Everything ``message`` uploads: its picture and its file."""
+    return [f for f in (picture(message, limit), attached(message, limit)) if f is not None]
+
+
 def pings(message: Message) -> discord.AllowedMentions:
     """Allow exactly the mentioned users to be pinged."""
     users = [discord.Object(user) for user in message.mention]
     return discord.AllowedMentions(everyone=False, roles=False, users=users, replied_user=False)
 
 
-def _extras(view: discord.ui.View | None, file: discord.File | None) -> dict[str, Any]:
+def _extras(view: discord.ui.View | None, uploads: list[discord.File]) -> dict[str, Any]:
     extras: dict[str, Any] = {}
     if view is not None:
         extras["view"] = view
-    if file is not None:
-        extras["file"] = file
+    if uploads:
+        extras["files"] = uploads
     return extras
 
 
@@ -70,10 +87,9 @@ async def answer(
     interaction: TitanInteraction, message: Message, view: discord.ui.View | None = None
 ) -> None:
     """Turn the deferred response into the caller's (ephemeral) answer."""
-    file = picture(message, interaction.filesize_limit)
     await interaction.edit_original_response(
         content=content(message),
-        attachments=[file] if file is not None else [],
+        attachments=files(message, interaction.filesize_limit),
         view=view or choices_view(message.offers),
         allowed_mentions=discord.AllowedMentions.none(),
     )
@@ -81,24 +97,22 @@ async def answer(
 
 async def tell(interaction: TitanInteraction, message: Message) -> None:
     """A further message only the caller sees."""
-    file = picture(message, interaction.filesize_limit)
     await interaction.followup.send(
         content(message),
         ephemeral=True,
         allowed_mentions=discord.AllowedMentions.none(),
-        **_extras(choices_view(message.offers), file),
+        **_extras(choices_view(message.offers), files(message, interaction.filesize_limit)),
     )
 
 
 async def publish(interaction: TitanInteraction, message: Message) -> None:
     """The channel's news: a new message with the picture and the choices, pinging who
     must act."""
-    file = picture(message, interaction.filesize_limit)
     await interaction.followup.send(
         content(message),
         allowed_mentions=pings(message),
         silent=message.silent,
-        **_extras(choices_view(message.offers), file),
+        **_extras(choices_view(message.offers), files(message, interaction.filesize_limit)),
     )
 
 
@@ -120,8 +134,8 @@ async def _direct(client: discord.Client, user: int, message: Message, channel: 
     try:
         async with asyncio.timeout(DM_TIMEOUT):
             dm = await client.create_dm(discord.Object(user))
-            file = picture(message, discord.utils.DEFAULT_FILE_SIZE_LIMIT_BYTES)
-            await dm.send(content(message, prefix=f"<#{channel}>: "), **_extras(None, file))
+            uploads = files(message, discord.utils.DEFAULT_FILE_SIZE_LIMIT_BYTES)
+            await dm.send(content(message, prefix=f"<#{channel}>: "), **_extras(None, uploads))
     except discord.Forbidden:
         return False
     except (discord.HTTPException, aiohttp.ClientError, OSError, TimeoutError) as exc:

@@ -1,4 +1,4 @@
-"""Organiser tools on seats: hand a seat to a substitute, remove a player, abort a game.
+"""Organiser tools: hand a seat to a substitute, remove a player, abort or export a game.
 
 Transport-agnostic like the service: they take the service, the channel and the
 organiser, and return :class:`~bot.replies.Replies`. A replacement changes only who
@@ -20,9 +20,16 @@ from engine.errors import IllegalAction, TitanError
 from engine.game import actions as a
 
 
-def _seat_of(game: Game | None, user: int) -> tuple[Game, int]:
+async def _open_game(service: GameService, channel: int) -> Game:
+    """The channel's open game; refused in words when there is none (or it is damaged)."""
+    game = await service.game_in(channel)
     if game is None:
-        raise IllegalAction("there is no game in this channel")
+        notice = await service.damage_notice_in(channel)
+        raise IllegalAction(notice or "there is no game in this channel")
+    return game
+
+
+def _seat_of(game: Game, user: int) -> tuple[Game, int]:
     seat = game.seat_of(user)
     if seat is None:
         raise IllegalAction(f"<@{user}> has no seat in game #{game.id}")
@@ -36,7 +43,7 @@ async def replace_player(
     and takes over the host's powers if ``old`` held them."""
     try:
         async with service.lock(place.channel):
-            game, seat = _seat_of(await service.game_in(place.channel), old)
+            game, seat = _seat_of(await _open_game(service, place.channel), old)
             if game.seat_of(new) is not None:
                 raise IllegalAction(f"<@{new}> has a seat in game #{game.id} already")
             seats = [SeatRow(s.seat, new if s.seat == seat else s.user, s.name) for s in game.seats]
@@ -63,7 +70,7 @@ async def remove_player(
 ) -> Replies:
     """Take ``user`` out: they leave the lobby, or withdraw from the game (RULES §12.4)."""
     try:
-        game, seat = _seat_of(await service.game_in(place.channel), user)
+        game, seat = _seat_of(await _open_game(service, place.channel), user)
     except TitanError as exc:
         return Replies.refusal(str(exc))
     player = Caller(user, game.name_of(seat))
@@ -77,6 +84,19 @@ async def remove_player(
     return replace(replies, public=replace(replies.public, text=head + replies.public.text))
 
 
-async def abort_game(service: GameService, place: Place, organiser: Caller) -> Replies:
-    """Cancel the channel's game, started or not."""
-    return await service.submit(place, replace(organiser, organiser=True), "cancel")
+async def abort_game(
+    service: GameService, place: Place, organiser: Caller, game: int | None = None
+) -> Replies:
+    """Cancel the channel's game, started or not, or its damaged one (``game``: a damaged
+    game's number, when a fresh game is open meanwhile)."""
+    text = "cancel" if game is None else f"cancel {game}"
+    return await service.submit(place, replace(organiser, organiser=True), text)
+
+
+async def export_game(
+    service: GameService, place: Place, organiser: Caller, game: int | None = None
+) -> Replies:
+    """The channel's game (or its game number ``game``) as a JSON file, for the organiser
+    alone; refused while the game is played and the organiser holds a seat in it."""
+    text = "export" if game is None else f"export {game}"
+    return await service.submit(place, replace(organiser, organiser=True), text)

@@ -14,6 +14,7 @@ from bot.handlers.choosing import choices
 from bot.narration.battle_text import battle_picture, battle_text
 from bot.narration.describe import lands_text, legions_text, status_text
 from bot.narration.narrate import Names, narrate
+from bot.records.damage import damage_notice
 from bot.replies import Picture, PictureKind, Replies
 from bot.storage import Status
 from bot.storage import games as rows
@@ -98,6 +99,10 @@ async def battle(ctx: Context, game: Game | None, args: Args) -> Replies:
 async def status(ctx: Context, game: Game | None, args: Args) -> Replies:
     args.finish()
     if game is None:
+        async with ctx.db.reading() as db:
+            damaged = await rows.damaged_game(db, ctx.place.channel)
+        if damaged is not None and damaged.damaged is not None:
+            return Replies.answer(damage_notice(damaged.id, damaged.damaged))
         return Replies.answer("There is no game in this channel: open one with `new`.")
     if game.row.status is Status.LOBBY:
         settings = game.settings

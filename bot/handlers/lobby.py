@@ -177,14 +177,43 @@ async def start(ctx: Context, game: Game | None, args: Args) -> Replies:
 
 
 async def cancel(ctx: Context, game: Game | None, args: Args) -> Replies:
-    """The host (or an organiser) cancels the channel's game, started or not."""
+    """The host (or an organiser) cancels the channel's game, started or not.
+
+    Without an open game it cancels the channel's damaged game; ``cancel GAME`` names a
+    damaged game (a fresh game may be open meanwhile: a damaged one leaves its channel).
+    The record of a cancelled game stays, for an export.
+    """
+    word = args.peek()
+    wanted = number(args.take("game").lstrip("#"), "game number") if word is not None else None
     args.finish()
-    if game is None:
-        raise IllegalAction("there is no game in this channel")
+    if game is None or wanted not in (None, game.id):
+        return await _cancel_damaged(ctx, wanted)
     _require_host(ctx, game)
     async with ctx.db.transaction() as db:
         await rows.update_game(db, game.id, Status.CANCELLED)
     return Replies(public=Message(f"Game #{game.id} was cancelled by {ctx.caller.name}."))
+
+
+async def _cancel_damaged(ctx: Context, wanted: int | None) -> Replies:
+    channel = ctx.place.channel
+    async with ctx.db.reading() as db:
+        if wanted is None:
+            row = await rows.damaged_game(db, channel)
+        else:
+            row = await rows.game(db, wanted)
+        seats = tuple(await rows.seats(db, row.id)) if row is not None else ()
+    if wanted is None and row is None:
+        raise IllegalAction("there is no game in this channel")
+    if row is None or row.channel != channel or not row.status.is_open or row.damaged is None:
+        raise IllegalAction(f"game #{wanted} is not a damaged game of this channel")
+    _require_host(ctx, Game(row, seats))
+    async with ctx.db.transaction() as db:
+        await rows.update_game(db, row.id, Status.CANCELLED)
+    return Replies(
+        public=Message(
+            f"Game #{row.id} (damaged: {row.damaged}) was cancelled by {ctx.caller.name}."
+        )
+    )
 
 
 LOBBY: dict[str, LobbyHandler] = {

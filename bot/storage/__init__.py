@@ -1,6 +1,17 @@
 """Storage of games in SQLite: migrations, transactions and the append-only action log."""
 
 from bot.storage.database import Database, migrate, user_version
-from bot.storage.games import ActionRow, GameRow, SeatRow, Status
+from bot.storage.games import ActionRow, GameRow, SeatRow, SnapshotRow, Status
+from bot.storage.lock import DatabaseInUse
 
-__all__ = ["ActionRow", "Database", "GameRow", "SeatRow", "Status", "migrate", "user_version"]
+__all__ = [
+    "ActionRow",
+    "Database",
+    "DatabaseInUse",
+    "GameRow",
+    "SeatRow",
+    "SnapshotRow",
+    "Status",
+    "migrate",
+    "user_version",
+]

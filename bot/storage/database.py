@@ -3,6 +3,8 @@
 Every write is one ``BEGIN IMMEDIATE … COMMIT`` transaction: a process killed at any
 instant leaves each command either fully stored or not at all. One connection serves the
 whole process; an asyncio lock keeps transactions (and reads) from interleaving on it.
+One process per file: an open ``Database`` holds the file's lock (:mod:`bot.storage.lock`)
+until it is closed, and a second one is refused with :class:`DatabaseInUse`.
 """
 
 from __future__ import annotations
@@ -15,15 +17,20 @@ from pathlib import Path
 
 import aiosqlite
 
+from bot.storage.lock import FileLock
 from bot.storage.migrations import MIGRATIONS
 
 
 class Database:
-    """An open game database."""
+    """An open game database (holding its file's lock, when given one, until closed)."""
 
-    def __init__(self, connection: aiosqlite.Connection, path: Path) -> None:
+    def __init__(
+        self, connection: aiosqlite.Connection, path: Path, file_lock: FileLock | None = None
+    ) -> None:
         self._connection = connection
         self._lock = asyncio.Lock()
+        self._file_lock = file_lock
+        self._side_files: tuple[Path, ...] = ()
         self.path = path
 
     @classmethod
@@ -37,25 +44,67 @@ class Database:
         """Open (creating if needed) and migrate the database at ``path``.
 
         ``synchronous`` FULL makes each commit durable against power loss too (WAL).
+        Raises :class:`~bot.storage.lock.DatabaseInUse` when another process (or another
+        open ``Database``) has the file.
         """
         path = Path(path)
         if path.parent != Path():
             path.parent.mkdir(parents=True, exist_ok=True)
-        connection = await aiosqlite.connect(path, isolation_level=None)
+        file_lock = FileLock.acquire(path)
         try:
-            await connection.execute("PRAGMA journal_mode = WAL")
-            await connection.execute(f"PRAGMA synchronous = {_checked(synchronous)}")
-            await connection.execute("PRAGMA foreign_keys = ON")
-            await connection.execute("PRAGMA busy_timeout = 5000")
-            await migrate(connection, migrations)
+            connection = await aiosqlite.connect(path, isolation_level=None)
+            try:
+                await connection.execute("PRAGMA journal_mode = WAL")
+                await connection.execute(f"PRAGMA synchronous = {_checked(synchronous)}")
+                await connection.execute("PRAGMA foreign_keys = ON")
+                await connection.execute("PRAGMA busy_timeout = 5000")
+                await migrate(connection, migrations)
+            except BaseException:
+                await connection.close()
+                raise
         except BaseException:
-            await connection.close()
+            file_lock.release()
             raise
-        return cls(connection, path)
+        return cls(connection, path, file_lock)
+
+    @classmethod
+    async def open_read_only(cls, path: Path | str) -> Database:
+        """Open an existing database to inspect it: locked, read-only, never migrated.
+
+        Raises ``FileNotFoundError`` when there is no file and
+        :class:`~bot.storage.lock.DatabaseInUse` while another process has it. SQLite may
+        leave empty ``-wal`` and ``-shm`` side files; the database itself is not changed.
+        """
+        path = Path(path)
+        if not path.is_file():
+            raise FileNotFoundError(f"no database at {path}")
+        file_lock = FileLock.acquire(path)
+        side = [path.with_name(path.name + suffix) for suffix in ("-wal", "-shm")]
+        created = tuple(p for p in side if not p.exists())
+        try:
+            uri = path.resolve().as_uri() + "?mode=ro"
+            connection = await aiosqlite.connect(uri, uri=True, isolation_level=None)
+            try:
+                await connection.execute("PRAGMA query_only = ON")
+            except BaseException:
+                await connection.close()
+                raise
+        except BaseException:
+            file_lock.release()
+            raise
+        database = cls(connection, path, file_lock)
+        database._side_files = created
+        return database
 
     async def close(self) -> None:
-        async with self._lock:
-            await self._connection.close()
+        """Close the connection, then give the file's lock up."""
+        try:
+            async with self._lock:
+                await self._connection.close()
+            _remove_empty_side_files(self._side_files)
+        finally:
+            if self._file_lock is not None:
+                self._file_lock.release()
 
     @contextlib.asynccontextmanager
     async def transaction(self) -> AsyncIterator[aiosqlite.Connection]:
@@ -88,6 +137,36 @@ class Database:
     async def user_version(self) -> int:
         async with self._lock:
             return await user_version(self._connection)
+
+    async def pragma(self, name: str) -> list[tuple[object, ...]]:
+        """The rows of a read-only ``PRAGMA`` check (``integrity_check``,
+        ``foreign_key_check``)."""
+        if name not in _CHECKS:
+            raise ValueError(f"not a check: {name!r}")
+        async with self._lock, self._connection.execute(f"PRAGMA {name}") as cursor:
+            return [tuple(row) async for row in cursor]
+
+    async def copy_to(self, path: Path) -> None:
+        """Write a copy of the whole database to a new file ``path`` (SQLite's backup)."""
+        async with self._lock:
+            target = await aiosqlite.connect(path)
+            try:
+                await self._connection.backup(target)
+            finally:
+                await target.close()
+
+
+def _remove_empty_side_files(created: tuple[Path, ...]) -> None:
+    """Remove the ``-wal``/``-shm`` files a read-only look created, when the WAL is empty
+    (the file's lock is still held: nobody else uses them)."""
+    wal = next((p for p in created if p.name.endswith("-wal")), None)
+    if wal is None or (wal.exists() and wal.stat().st_size > 0):
+        return
+    for side in created:
+        side.unlink(missing_ok=True)
+
+
+_CHECKS = frozenset({"integrity_check", "quick_check", "foreign_key_check"})
 
 
 def _checked(synchronous: str) -> str:

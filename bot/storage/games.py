@@ -15,6 +15,8 @@ from typing import Any
 
 import aiosqlite
 
+from bot.storage.checksum import snapshot_checksum
+
 
 class Status(Enum):
     """Where a game stands."""
@@ -31,7 +33,9 @@ class Status(Enum):
 
 @dataclass(frozen=True)
 class GameRow:
-    """A row of ``games``; ``settings`` decoded from JSON."""
+    """A row of ``games``; ``settings`` decoded from JSON (``{}`` when unreadable, which
+    the loader then reports as damage). ``damaged`` is why the game's record cannot be
+    read back, once it was found so (the game then leaves its channel)."""
 
     id: int
     channel: int
@@ -41,6 +45,7 @@ class GameRow:
     seed: int | None
     created_at: str
     updated_at: str
+    damaged: str | None = None
 
 
 @dataclass(frozen=True)
@@ -65,6 +70,16 @@ def ai_user(number: int) -> int:
 
 
 @dataclass(frozen=True)
+class SnapshotRow:
+    """A stored snapshot: the state JSON after ``n`` actions and its checksum (None for
+    one written before checksums existed)."""
+
+    n: int
+    state: str
+    checksum: str | None
+
+
+@dataclass(frozen=True)
 class ActionRow:
     """One entry of the append-only action log (JSON texts as stored)."""
 
@@ -80,23 +95,66 @@ def now() -> str:
     return datetime.now(UTC).isoformat(timespec="milliseconds")
 
 
-_GAME_COLUMNS = "id, channel, guild, status, settings, seed, created_at, updated_at"
+_GAME_COLUMNS = "id, channel, guild, status, settings, seed, created_at, updated_at, damaged"
+_OPEN = "status IN ('lobby', 'active')"
 
 
 def _game(row: Iterable[Any]) -> GameRow:
-    id_, channel, guild, status, settings, seed, created, updated = row
-    decoded = json.loads(settings)
-    return GameRow(id_, channel, guild, Status(status), decoded, seed, created, updated)
+    id_, channel, guild, status, settings, seed, created, updated, damaged = row
+    try:
+        decoded = json.loads(settings)
+    except (TypeError, ValueError):
+        decoded = None
+    if not isinstance(decoded, dict):
+        decoded = {}
+    return GameRow(id_, channel, guild, Status(status), decoded, seed, created, updated, damaged)
 
 
 async def open_game(db: aiosqlite.Connection, channel: int) -> GameRow | None:
-    """The lobby or active game of ``channel``, if any."""
+    """The lobby or active game of ``channel``, if any (a damaged one does not count)."""
     async with db.execute(
-        f"SELECT {_GAME_COLUMNS} FROM games WHERE channel = ? AND status IN ('lobby', 'active')",
+        f"SELECT {_GAME_COLUMNS} FROM games WHERE channel = ? AND {_OPEN} AND damaged IS NULL",
         (channel,),
     ) as cursor:
         row = await cursor.fetchone()
     return _game(row) if row else None
+
+
+async def damaged_game(db: aiosqlite.Connection, channel: int) -> GameRow | None:
+    """The newest game of ``channel`` found damaged and not yet aborted, if any."""
+    async with db.execute(
+        f"SELECT {_GAME_COLUMNS} FROM games WHERE channel = ? AND {_OPEN}"
+        " AND damaged IS NOT NULL ORDER BY id DESC LIMIT 1",
+        (channel,),
+    ) as cursor:
+        row = await cursor.fetchone()
+    return _game(row) if row else None
+
+
+async def latest_game(db: aiosqlite.Connection, channel: int) -> GameRow | None:
+    """The newest game of ``channel`` in any status (the open one when there is one)."""
+    async with db.execute(
+        f"SELECT {_GAME_COLUMNS} FROM games WHERE channel = ? ORDER BY id DESC LIMIT 1",
+        (channel,),
+    ) as cursor:
+        row = await cursor.fetchone()
+    return _game(row) if row else None
+
+
+async def game_ids(db: aiosqlite.Connection) -> list[int]:
+    """Every game's id, oldest first."""
+    async with db.execute("SELECT id FROM games ORDER BY id") as cursor:
+        return [int(row[0]) async for row in cursor]
+
+
+async def mark_damaged(db: aiosqlite.Connection, game_id: int, reason: str) -> bool:
+    """Record why the game cannot be read back (the first reason found stays); whether
+    this call marked it."""
+    cursor = await db.execute(
+        "UPDATE games SET damaged = ?, updated_at = ? WHERE id = ? AND damaged IS NULL",
+        (reason, now(), game_id),
+    )
+    return cursor.rowcount > 0
 
 
 async def game(db: aiosqlite.Connection, game_id: int) -> GameRow | None:
@@ -200,10 +258,54 @@ async def action_count(db: aiosqlite.Connection, game_id: int) -> int:
     return int(row[0]) if row and row[0] is not None else 0
 
 
+async def missing_actions(db: aiosqlite.Connection, game_id: int, upto: int = 0) -> list[int]:
+    """The action numbers absent from the log below its last one (or below ``upto``, when
+    higher: a snapshot taken after ``upto`` actions needs them all)."""
+    async with db.execute(
+        "SELECT count(*), coalesce(max(n), 0) FROM actions WHERE game = ?", (game_id,)
+    ) as cursor:
+        row = await cursor.fetchone()
+    count, last = (int(row[0]), int(row[1])) if row else (0, 0)
+    if count == last >= upto:
+        return []
+    async with db.execute("SELECT n FROM actions WHERE game = ?", (game_id,)) as cursor:
+        present = {int(found[0]) async for found in cursor}
+    return [n for n in range(1, max(last, upto) + 1) if n not in present]
+
+
 async def save_snapshot(db: aiosqlite.Connection, game_id: int, n: int, state: str) -> None:
+    """Store the state after ``n`` actions with its checksum."""
     await db.execute(
-        "INSERT OR REPLACE INTO snapshots (game, n, state) VALUES (?, ?, ?)", (game_id, n, state)
+        "INSERT OR REPLACE INTO snapshots (game, n, state, checksum) VALUES (?, ?, ?, ?)",
+        (game_id, n, state, snapshot_checksum(game_id, n, state)),
     )
+
+
+async def snapshot_before(
+    db: aiosqlite.Connection, game_id: int, before: int | None = None
+) -> SnapshotRow | None:
+    """The newest snapshot taken after fewer than ``before`` actions (any, without it)."""
+    async with db.execute(
+        "SELECT n, state, checksum FROM snapshots WHERE game = ? AND n < ? ORDER BY n DESC LIMIT 1",
+        (game_id, (1 << 62) if before is None else before),
+    ) as cursor:
+        row = await cursor.fetchone()
+    return SnapshotRow(int(row[0]), str(row[1]), row[2]) if row else None
+
+
+async def snapshots(db: aiosqlite.Connection, game_id: int) -> list[SnapshotRow]:
+    """Every snapshot of a game, oldest first."""
+    async with db.execute(
+        "SELECT n, state, checksum FROM snapshots WHERE game = ? ORDER BY n", (game_id,)
+    ) as cursor:
+        return [SnapshotRow(int(row[0]), str(row[1]), row[2]) async for row in cursor]
+
+
+async def last_snapshot_n(db: aiosqlite.Connection, game_id: int) -> int:
+    """How many actions the newest snapshot follows (0 without one)."""
+    async with db.execute("SELECT max(n) FROM snapshots WHERE game = ?", (game_id,)) as cursor:
+        row = await cursor.fetchone()
+    return int(row[0]) if row and row[0] is not None else 0
 
 
 async def latest_snapshot(db: aiosqlite.Connection, game_id: int) -> tuple[int, str] | None:

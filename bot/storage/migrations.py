@@ -56,4 +56,14 @@ MIGRATIONS: tuple[str, ...] = (
         PRIMARY KEY (game, n)
     ) WITHOUT ROWID;
     """,
+    # 2: a checksum per snapshot (those written before stay NULL: never trusted, see
+    # bot/storage/checksum.py); a damaged game (its log cannot be read back) keeps its
+    # status but no longer occupies its channel.
+    """
+    ALTER TABLE snapshots ADD COLUMN checksum TEXT;
+    ALTER TABLE games ADD COLUMN damaged TEXT;
+    DROP INDEX games_one_open_per_channel;
+    CREATE UNIQUE INDEX games_one_open_per_channel
+        ON games (channel) WHERE status IN ('lobby', 'active') AND damaged IS NULL;
+    """,
 )

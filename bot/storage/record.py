@@ -1,32 +1,64 @@
 """A game as the service holds it: its row, seats and engine state, loaded and stored.
 
-Loading is the latest snapshot plus a replay of the later actions; storing one action is
-one transaction (log row, snapshot every ``snapshot_every`` actions, status).
+Loading is the newest trusted snapshot plus a replay of the later actions; storing one
+action is one transaction (log row, snapshot every ``snapshot_every`` actions, status).
+A snapshot is trusted when its checksum holds (:mod:`bot.storage.checksum`); one that
+fails it is skipped with a warning and an earlier one (or the seed) is used. A log that
+cannot be read back (a missing action, unreadable JSON, an action the engine refuses on
+replay, unreadable settings) raises :class:`DamagedLog`, naming where.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
+import logging
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
 import aiosqlite
 
-from bot.storage import ActionRow, GameRow, SeatRow, Status
+from bot.storage import ActionRow, Database, GameRow, SeatRow, Status
 from bot.storage import games as rows
+from bot.storage.checksum import checksum_holds
 from bot.storage.eventlog import events_to_json
 from engine.codec import decode, encode
-from engine.errors import IllegalAction
+from engine.errors import IllegalAction, TitanError
 from engine.game.actions import Action, action_from_json, action_to_json
 from engine.game.apply import apply
 from engine.game.events import Event
 from engine.game.setup import new_game
 from engine.game.state import GameState, Options
 
+log = logging.getLogger(__name__)
+
 MAX_PLAYERS = 6
 MIN_PLAYERS = 2
+
+
+class DamagedLog(Exception):
+    """A game's stored record cannot be read back.
+
+    ``reason`` is plain words safe for the channel ("action 57 cannot be read"); ``n`` the
+    first action concerned (None when it is not one action); ``detail`` what exactly
+    failed, for the log and organisers' exports only; ``row`` the game's row, when known.
+    """
+
+    def __init__(self, reason: str, n: int | None = None, detail: str = "") -> None:
+        super().__init__(f"{reason}: {detail}" if detail else reason)
+        self.reason = reason
+        self.n = n
+        self.detail = detail
+        self.row: GameRow | None = None
+
+
+class UnusableSnapshot(Exception):
+    """A snapshot whose checksum holds cannot be decoded (written by another version)."""
+
+    def __init__(self, n: int) -> None:
+        super().__init__(f"snapshot {n} cannot be decoded")
+        self.n = n
 
 
 @dataclass(frozen=True)
@@ -120,49 +152,151 @@ def decode_state(text: str) -> GameState:
     return state
 
 
-def replay_rows(state: GameState, log: Sequence[ActionRow]) -> GameState:
-    """``state`` after the logged actions (their stored dice make the same rolls)."""
-    for entry in log:
-        state, _ = apply(state, entry.seat, action_from_json(json.loads(entry.action)))
+def read_action(entry: ActionRow) -> Action:
+    """The logged action; :class:`DamagedLog` when its JSON (action or events) is unreadable."""
+    try:
+        action = action_from_json(json.loads(entry.action))
+        events = json.loads(entry.events)
+    except (ValueError, TypeError, KeyError, AttributeError) as exc:
+        raise DamagedLog(f"action {entry.n} cannot be read", entry.n, str(exc)) from exc
+    if not isinstance(events, list):
+        raise DamagedLog(f"action {entry.n} cannot be read", entry.n, "its events are not a list")
+    return action
+
+
+def replay_entry(state: GameState, entry: ActionRow) -> tuple[GameState, list[Event]]:
+    """Apply one logged action; :class:`DamagedLog` when it is unreadable or refused."""
+    action = read_action(entry)
+    try:
+        return apply(state, entry.seat, action)
+    except TitanError as exc:
+        reason = f"action {entry.n} is refused by the rules on replay"
+        raise DamagedLog(reason, entry.n, str(exc)) from exc
+
+
+def replay_rows(state: GameState, log: Sequence[ActionRow], start: int = 0) -> GameState:
+    """``state`` (after ``start`` actions) after the logged actions, which must follow it
+    without a gap (their stored dice make the same rolls); :class:`DamagedLog` otherwise."""
+    for expected, entry in enumerate(log, start + 1):
+        if entry.n != expected:
+            raise DamagedLog(f"action {expected} is missing", expected)
+        state, _ = replay_entry(state, entry)
     return state
 
 
 @dataclass(frozen=True)
 class Stored:
-    """What the database holds for a game: enough to rebuild it without the database."""
+    """What the database holds for a game: enough to rebuild it without the database.
+
+    ``snapshot`` is the newest trusted one (n, state JSON); ``missing`` the action numbers
+    absent from the log.
+    """
 
     row: GameRow
     seats: tuple[SeatRow, ...]
     snapshot: tuple[int, str] | None
     log: tuple[ActionRow, ...]
+    missing: tuple[int, ...] = ()
 
 
-async def fetch_game(db: aiosqlite.Connection, row: GameRow) -> Stored:
-    """The rows needed to load ``row``'s game: its latest snapshot and the later actions."""
+async def trusted_snapshot(
+    db: aiosqlite.Connection, game_id: int, before: int | None = None
+) -> tuple[int, str] | None:
+    """The newest snapshot (taken after fewer than ``before`` actions) whose checksum holds.
+
+    One that fails its checksum is skipped with a warning; one without a checksum
+    (written before migration 2) is skipped quietly: never trusted, the replay covers it.
+    """
+    while (snapshot := await rows.snapshot_before(db, game_id, before)) is not None:
+        if checksum_holds(game_id, snapshot.n, snapshot.state, snapshot.checksum):
+            return snapshot.n, snapshot.state
+        if snapshot.checksum is not None:
+            log.warning(
+                "game %s: the snapshot after action %s fails its checksum: ignored, the game "
+                "is replayed from an earlier snapshot or its seed",
+                game_id,
+                snapshot.n,
+            )
+        before = snapshot.n
+    return None
+
+
+async def fetch_game(db: aiosqlite.Connection, row: GameRow, before: int | None = None) -> Stored:
+    """The rows needed to load ``row``'s game: its newest trusted snapshot (taken after
+    fewer than ``before`` actions, when given) and the later actions."""
     seats = tuple(await rows.seats(db, row.id))
     if row.status is Status.LOBBY:
         return Stored(row, seats, None, ())
-    snapshot = await rows.latest_snapshot(db, row.id)
+    upto = await rows.last_snapshot_n(db, row.id)
+    missing = tuple(await rows.missing_actions(db, row.id, upto))
+    snapshot = await trusted_snapshot(db, row.id, before)
     log = await rows.actions(db, row.id, snapshot[0] if snapshot else 0)
-    return Stored(row, seats, snapshot, tuple(log))
+    return Stored(row, seats, snapshot, tuple(log), missing)
 
 
 def build_game(stored: Stored) -> Game:
-    """The loaded game: the snapshot (or the seed) plus a replay of the actions after it."""
+    """The loaded game: the snapshot (or the seed) plus a replay of the actions after it.
+
+    Raises :class:`DamagedLog` when the record cannot be read back, and
+    :class:`UnusableSnapshot` when the trusted snapshot cannot be decoded.
+    """
+    if stored.missing:
+        raise DamagedLog(f"action {stored.missing[0]} is missing", stored.missing[0])
+    read_settings(stored.row)
     if stored.row.status is Status.LOBBY:
         return Game(stored.row, stored.seats)
     if stored.snapshot is None:
-        start, state = 0, initial_state(stored.row, stored.seats)[0]
+        start, state = 0, started_state(stored.row, stored.seats)
     else:
-        start, state = stored.snapshot[0], decode_state(stored.snapshot[1])
-    state = replay_rows(state, stored.log)
+        start = stored.snapshot[0]
+        try:
+            state = decode_state(stored.snapshot[1])
+        except (ValueError, TypeError) as exc:
+            raise UnusableSnapshot(start) from exc
+    state = replay_rows(state, stored.log, start)
     return Game(stored.row, stored.seats, state, start + len(stored.log))
 
 
+def read_settings(row: GameRow) -> Settings:
+    """The game's settings; :class:`DamagedLog` when they cannot be read."""
+    try:
+        return Settings.from_json(row.settings)
+    except TitanError as exc:
+        raise DamagedLog("its settings cannot be read", None, str(exc)) from exc
+
+
 async def load_game(db: aiosqlite.Connection, row: GameRow) -> Game:
-    """Fetch and build in one go (the replay runs in a worker thread)."""
-    stored = await fetch_game(db, row)
-    return await asyncio.to_thread(build_game, stored)
+    """Fetch and build in one go (the replay runs in a worker thread); raises
+    :class:`DamagedLog` like :func:`build_game`."""
+    before: int | None = None
+    while True:
+        stored = await fetch_game(db, row, before)
+        try:
+            return await asyncio.to_thread(build_game, stored)
+        except UnusableSnapshot as exc:
+            log.warning("game %s: %s: replaying from an earlier one", row.id, exc)
+            before = exc.n
+
+
+async def load_open_game(database: Database, channel: int) -> Game | None:
+    """The open game of ``channel``, loaded; the reads are one consistent transaction and
+    the replay runs outside it, in a worker thread. Raises :class:`DamagedLog` with the
+    game's row as ``row``."""
+    before: int | None = None
+    while True:
+        async with database.reading() as db:
+            row = await rows.open_game(db, channel)
+            stored = await fetch_game(db, row, before) if row else None
+        if row is None or stored is None:
+            return None
+        try:
+            return await asyncio.to_thread(build_game, stored)
+        except UnusableSnapshot as exc:
+            log.warning("game %s: %s: replaying from an earlier one", row.id, exc)
+            before = exc.n
+        except DamagedLog as exc:
+            exc.row = row
+            raise
 
 
 def initial_state(row: GameRow, seats: Sequence[SeatRow]) -> tuple[GameState, list[Event]]:
@@ -171,6 +305,14 @@ def initial_state(row: GameRow, seats: Sequence[SeatRow]) -> tuple[GameState, li
         raise IllegalAction("the game has no seed: it was never started")
     settings = Settings.from_json(row.settings)
     return new_game([s.name for s in seats], row.seed, settings.options)
+
+
+def started_state(row: GameRow, seats: Sequence[SeatRow]) -> GameState:
+    """:func:`initial_state` of a stored game; :class:`DamagedLog` when it cannot be made."""
+    try:
+        return initial_state(row, seats)[0]
+    except TitanError as exc:
+        raise DamagedLog("the game cannot be set up from its seed", None, str(exc)) from exc
 
 
 async def full_replay(db: aiosqlite.Connection, row: GameRow) -> GameState:

@@ -120,6 +120,7 @@ _INFO = (
     ("creature", "creature NAME", "a character's factors and where it musters", ("character",)),
     ("land", "land NUMBER", "a land: terrain, exits, recruits, legions", ()),
     ("choices", "choices [KIND]", "your choices now (muster, negotiate, summon, …)", ()),
+    ("export", "export [GAME]", "organisers: the game's record as a file (every legion)", ()),
 )
 for _name, _usage, _summary in _LOBBY:
     register(Verb(_name, VerbKind.LOBBY, _usage, _summary))

@@ -7,7 +7,7 @@ from discord import app_commands
 
 from bot.discord.deliver import deliver_command
 from bot.discord.host import TitanInteraction, caller_of, place_of
-from bot.discord.seats import abort_game, remove_player, replace_player
+from bot.discord.seats import abort_game, export_game, remove_player, replace_player
 from bot.replies import Replies
 
 
@@ -20,7 +20,7 @@ async def _deliver(interaction: TitanInteraction, replies: Replies, receipt: str
 class OrganiserCommands(
     app_commands.Group, name="titan-admin", description="Organise this channel's TITAN game"
 ):
-    """Organisers replace or remove players and abort games."""
+    """Organisers replace or remove players, abort games and export their records."""
 
     @app_commands.command(description="Give a player's seat to a substitute")
     @app_commands.describe(player="who leaves the seat", substitute="who takes it over")
@@ -49,9 +49,23 @@ class OrganiserCommands(
         await _deliver(interaction, replies, f"remove {player.display_name}")
 
     @app_commands.command(description="Abort this channel's game, started or not")
+    @app_commands.describe(game="a damaged game's number (default: the channel's game)")
     @app_commands.checks.has_permissions(manage_channels=True)
-    async def abort(self, interaction: TitanInteraction) -> None:
+    async def abort(
+        self, interaction: TitanInteraction, game: app_commands.Range[int, 1] | None = None
+    ) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         service = interaction.client.service
-        replies = await abort_game(service, place_of(interaction), caller_of(interaction))
+        replies = await abort_game(service, place_of(interaction), caller_of(interaction), game)
         await _deliver(interaction, replies, "abort")
+
+    @app_commands.command(description="Export this channel's game record as a file (only you)")
+    @app_commands.describe(game="the game's number (default: the channel's latest game)")
+    @app_commands.checks.has_permissions(manage_channels=True)
+    async def export(
+        self, interaction: TitanInteraction, game: app_commands.Range[int, 1] | None = None
+    ) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        service = interaction.client.service
+        replies = await export_game(service, place_of(interaction), caller_of(interaction), game)
+        await _deliver(interaction, replies, "export")

@@ -43,7 +43,7 @@ async def test_the_registered_command_tree(fake, titan):
     admin = commands["titan-admin"]
     assert admin["contexts"] == [0]
     assert int(admin["default_member_permissions"]) == p.MANAGE_CHANNELS
-    assert sorted(_options(admin)) == ["abort", "remove", "replace"]
+    assert sorted(_options(admin)) == ["abort", "export", "remove", "replace"]
 
 
 async def test_sync_is_skipped_when_the_commands_did_not_change(fake, tmp_path):
