@@ -27,6 +27,7 @@ LOCAL_CHANNEL = 1
 """The channel id of the local game."""
 _SPEAKER = re.compile(r"^\s*([^:\s][^:]{0,31}):\s*(.*)$")
 _AS = re.compile(r"^\s*as\s+(.+?)\s*$", re.IGNORECASE)
+_MENTIONED = re.compile(r"<@!?(\d+)>")
 
 
 def local_user(name: str) -> int:
@@ -147,7 +148,7 @@ class Console:
             self.write(f"[{label}] " + self._text(answer or replies.ephemeral))
 
     def _text(self, message: Message) -> str:
-        text = message.text
+        text = _MENTIONED.sub(lambda m: "@" + self._names.get(int(m[1]), m[1]), message.text)
         if message.mention:
             pings = " ".join(f"@{self._names.get(u, u)}" for u in message.mention)
             text = f"{pings} {text}"

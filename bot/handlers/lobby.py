@@ -1,8 +1,10 @@
-"""The lobby: open a game in a channel, join, leave, add seats (AI seats too), start, cancel.
+"""The lobby: open a game in a channel, join, leave, invite, add AI seats, start, cancel.
 
 Seats are numbered in joining order; they become the engine's seats at the start, when
 the seed is drawn and stored with the initial snapshot. A lobby left without a human
-seat closes.
+seat closes. Nobody is seated by someone else: the host's ``add`` is an invitation that
+only the invited user can accept (``invitation accept``, or ``join``); the invitation
+names them without pinging them. AI seats need no consent.
 """
 
 from __future__ import annotations
@@ -13,10 +15,19 @@ from dataclasses import replace
 
 from bot.context import Context
 from bot.handlers.play import replies_after
+from bot.offers import Offer, Offers, Style
 from bot.replies import Message, Replies
 from bot.storage import SeatRow, Status
 from bot.storage import games as rows
-from bot.storage.record import MAX_PLAYERS, MIN_PLAYERS, Game, Settings, encode_state, initial_state
+from bot.storage.record import (
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    Game,
+    Invitation,
+    Settings,
+    encode_state,
+    initial_state,
+)
 from bot.syntax import Args
 from bot.syntax.words import number
 from engine.errors import IllegalAction, InvalidNotation
@@ -45,11 +56,13 @@ def _require_host(ctx: Context, game: Game) -> None:
     raise IllegalAction(f"only the host ({game.name_of(seat)}) or an organiser may do that")
 
 
-def _check_name(game: Game, name: str) -> str:
+def _check_name(game: Game, name: str, user: int | None = None) -> str:
+    """A clean name not taken by a seat, nor held for another user by an invitation."""
     name = " ".join(name.split())
     if not name or len(name) > MAX_NAME:
         raise InvalidNotation(f"a player name has 1 to {MAX_NAME} characters")
-    if any(s.name.lower() == name.lower() for s in game.seats):
+    held = [i.name for i in game.settings.invited if i.user != user]
+    if any(taken.lower() == name.lower() for taken in [*(s.name for s in game.seats), *held]):
         raise IllegalAction(f"the name {name!r} is taken: join with another, `join NAME`")
     return name
 
@@ -90,23 +103,59 @@ async def _save_seats(ctx: Context, game: Game, seats: list[SeatRow], settings: 
 
 
 async def join(ctx: Context, game: Game | None, args: Args) -> Replies:
-    """Take a seat (``join NAME`` picks the name shown in the game)."""
+    """Take a seat (``join NAME`` picks the name shown in the game; an invited user's
+    default is the name of the invitation)."""
     lobby = _open_lobby(game)
     words = args.until(())
-    return await _seat(ctx, lobby, ctx.caller.user, " ".join(words) or ctx.caller.name)
+    invited = lobby.settings.invitation(ctx.caller.user)
+    default = invited.name if invited is not None else ctx.caller.name
+    return await _seat(ctx, lobby, ctx.caller.user, " ".join(words) or default)
 
 
 async def add(ctx: Context, game: Game | None, args: Args) -> Replies:
-    """The host seats another user: ``add <@id> NAME``."""
+    """The host invites another user to a seat: ``add <@id> [NAME]``. They are seated only
+    when they accept; the invitation names them without pinging them."""
     lobby = _open_lobby(game)
     _require_host(ctx, lobby)
-    word = args.take("the user to add")
+    word = args.take("the user to invite")
     match = _MENTION.match(word)
     if match is None:
         raise InvalidNotation(f"add: {word!r} is not a user (mention them)")
     user = int(match.group(1) or match.group(2))
-    name = " ".join(args.until(())) or f"Player {len(lobby.seats) + 1}"
-    return await _seat(ctx, lobby, user, name)
+    name = _check_name(lobby, " ".join(args.until(())) or f"Player {len(lobby.seats) + 1}", user)
+    if lobby.seat_of(user) is not None:
+        raise IllegalAction("that user has a seat already")
+    settings = lobby.settings
+    if len(lobby.seats) >= settings.players:
+        raise IllegalAction(f"the game is full ({settings.players} players)")
+    invited = (*settings.without_invitation(user).invited, Invitation(user, name))
+    await _save_seats(ctx, lobby, list(lobby.seats), replace(settings, invited=invited))
+    text = (
+        f"**{ctx.caller.name}** invites <@{user}> to play as **{name}**. Only they can take "
+        "the seat: the buttons below, or `join`."
+    )
+    choices = (
+        Offer("Accept the seat", "invitation accept"),
+        Offer("Refuse", "invitation refuse", Style.DANGER),
+    )
+    return Replies(public=Message(text, offers=Offers(lobby.id, lobby.n, choices)))
+
+
+async def invitation(ctx: Context, game: Game | None, args: Args) -> Replies:
+    """The invited user accepts (takes the seat) or refuses an invitation."""
+    answer = args.take("accept or refuse").lower()
+    args.finish()
+    if answer not in ("accept", "refuse"):
+        raise InvalidNotation(f"invitation: accept or refuse, not {answer!r}")
+    lobby = _open_lobby(game)
+    invited = lobby.settings.invitation(ctx.caller.user)
+    if invited is None:
+        raise IllegalAction("there is no invitation for you in this game (`join` takes a seat)")
+    if answer == "accept":
+        return await _seat(ctx, lobby, ctx.caller.user, invited.name)
+    settings = lobby.settings.without_invitation(ctx.caller.user)
+    await _save_seats(ctx, lobby, list(lobby.seats), settings)
+    return Replies(public=Message(f"**{invited.name}** declines the invitation."))
 
 
 async def add_ai(ctx: Context, game: Game | None, args: Args) -> Replies:
@@ -126,10 +175,10 @@ async def _seat(ctx: Context, lobby: Game, user: int, name: str) -> Replies:
     settings = lobby.settings
     if len(lobby.seats) >= settings.players:
         raise IllegalAction(f"the game is full ({settings.players} players)")
-    name = _check_name(lobby, name)
+    name = _check_name(lobby, name, user)
     seat = SeatRow(len(lobby.seats), user, name)
     seats = [*lobby.seats, seat]
-    await _save_seats(ctx, lobby, seats, settings)
+    await _save_seats(ctx, lobby, seats, settings.without_invitation(user))
     who = f"**{name}** (AI)" if seat.is_ai else f"**{name}**"
     return Replies(public=Message(f"{who} takes seat {len(seats)} of {settings.players}."))
 
@@ -164,10 +213,11 @@ async def start(ctx: Context, game: Game | None, args: Args) -> Replies:
     if len(lobby.seats) < MIN_PLAYERS:
         raise IllegalAction("a game needs at least 2 players: others type `join`")
     seed = ctx.seeds()
-    row = replace(lobby.row, status=Status.ACTIVE, seed=seed)
+    settings = replace(lobby.settings, invited=())  # invitations not taken lapse
+    row = replace(lobby.row, status=Status.ACTIVE, seed=seed, settings=settings.to_json())
     state, events = initial_state(row, lobby.seats)
     async with ctx.db.transaction() as db:
-        await rows.update_game(db, lobby.id, Status.ACTIVE, seed=seed)
+        await rows.update_game(db, lobby.id, Status.ACTIVE, seed=seed, settings=row.settings)
         await rows.save_snapshot(db, lobby.id, 0, encode_state(state))
     started = Game(row, lobby.seats, state, 0)
     replies = replies_after(started, None, None, None, events)
@@ -220,6 +270,7 @@ LOBBY: dict[str, LobbyHandler] = {
     "new": new,
     "join": join,
     "add": add,
+    "invitation": invitation,
     "addai": add_ai,
     "leave": leave,
     "start": start,

@@ -62,13 +62,29 @@ class UnusableSnapshot(Exception):
 
 
 @dataclass(frozen=True)
+class Invitation:
+    """A seat offered by the host to a user, who takes it only by accepting."""
+
+    user: int
+    name: str
+
+
+@dataclass(frozen=True)
 class Settings:
-    """Chosen when the game is opened (``players``: the most seats)."""
+    """Chosen when the game is opened (``players``: the most seats); ``invited``: the seats
+    offered and not yet accepted or refused."""
 
     host: int
     players: int = MAX_PLAYERS
     record_keeping: bool = False
     time_limit: bool = False
+    invited: tuple[Invitation, ...] = ()
+
+    def invitation(self, user: int) -> Invitation | None:
+        return next((i for i in self.invited if i.user == user), None)
+
+    def without_invitation(self, user: int) -> Settings:
+        return replace(self, invited=tuple(i for i in self.invited if i.user != user))
 
     @property
     def options(self) -> Options:

@@ -99,6 +99,7 @@ async def test_the_console_in_process(tmp_path):
         await console.handle("Ann: new players 3")
         await console.handle("Bob: join")
         await console.handle("Ann: add Cat")
+        await console.handle("Cat: invitation accept")
         await console.handle("Ann: start")
         await console.handle("# a comment")
         await console.handle("status")
@@ -108,6 +109,7 @@ async def test_the_console_in_process(tmp_path):
         await service.close()
     text = "\n".join(said)
     assert "No game yet" in text
+    assert "**Ann** invites @Cat to play as **Cat**" in text  # a mention reads as a name
     assert "**Cat** takes seat 3 of 3." in text
     assert "Game #1 begins: Ann, Bob, Cat." in text
     assert "(now speaking as Cat)" in text

@@ -68,16 +68,19 @@ async def test_bad_player_counts(service):
     assert await service.game_in(HERE.channel) is None
 
 
-async def test_host_adds_seats_and_leaving_passes_the_host(service):
+async def test_invited_users_take_their_seats_and_leaving_passes_the_host(service):
     await say(service, ANN, "new")
     assert not (await say(service, ANN, "add <@3> Cat")).error
     assert not (await say(service, ANN, "add 4")).error
+    assert not (await say(service, CAT, "invitation accept")).error
+    assert not (await say(service, Caller(4, "Dora"), "join")).error  # joining accepts too
     game = await service.game_in(HERE.channel)
     assert [(s.seat, s.user, s.name) for s in game.seats] == [
         (0, 1, "Ann"),
         (1, 3, "Cat"),
-        (2, 4, "Player 3"),
+        (2, 4, "Player 2"),
     ]
+    assert game.settings.invited == ()
     left = await say(service, ANN, "leave")
     assert "The host is Cat" in left.public.text
     game = await service.game_in(HERE.channel)

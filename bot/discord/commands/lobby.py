@@ -46,8 +46,8 @@ class LobbyCommands(app_commands.Group, name="lobby", description="Open, join an
     async def leave(self, interaction: TitanInteraction) -> None:
         await run_command(interaction, s.LEAVE)
 
-    @app_commands.command(name="add", description="Seat another user (the host)")
-    @app_commands.describe(user="the user to seat", name="their name in the game")
+    @app_commands.command(name="add", description="Invite another user to a seat (the host)")
+    @app_commands.describe(user="the user to invite", name="their name in the game")
     async def add_seat(
         self, interaction: TitanInteraction, user: discord.User, name: str | None = None
     ) -> None:
