@@ -56,4 +56,7 @@ MIGRATIONS: tuple[str, ...] = (
         PRIMARY KEY (game, n)
     ) WITHOUT ROWID;
     """,
+    # 2: PLACEHOLDER, a no-op standing in for migration 2 of a parallel branch; drop this
+    # entry when the branches merge (migration 3 does not depend on it).
+    "SELECT 1;",
 )
