@@ -1,7 +1,7 @@
 """A long, genuine two-player game for tests and benchmarks of the action log.
 
-The agent plays random legal actions through the engine, often moves a legion and takes
-the move back (at most :data:`TAKE_BACKS` times a phase, far below any cap), and keeps
+The agent plays random legal actions through the engine, often takes back a move or undoes
+a split (at most :data:`TAKE_BACKS` times a phase, far below any cap), and keeps
 both Titans out of harm (it never attacks with or into a Titan legion when it has a
 choice, and the other side gives way when a Titan is engaged), so the game lasts as long
 as asked while still holding engagements and battles. A game that ends early anyway is
@@ -32,8 +32,8 @@ from engine.game.state import GameState
 NAMES = ("Ann", "Bob")
 SNAPSHOT_EVERY = 50
 TAKE_BACKS = 20
-"""Take-backs a phase at most (the engine may cap them at 50)."""
-SKIP = (a.Withdraw, a.TakeBack, a.UndoSplit, a.ExpireTimeLimit)
+"""Take-backs (or undone splits) a phase at most (the engine may cap them at 50)."""
+SKIP = (a.Withdraw, a.TakeBack, a.UndoSplit, a.ExpireTimeLimit, b.TakeBackManeuver)
 PEACEFUL = (a.Flee, a.Concede, a.Propose, a.NoMoreProposals, a.Accept, b.ConcedeInstead)
 GIVING_WAY = (a.Concede, b.ConcedeInstead, a.Flee)
 
@@ -95,16 +95,31 @@ def _spare_titans(state: GameState, seat: int, choices: list[a.Action]) -> a.Act
     return None
 
 
-def _choose(state: GameState, seat: int, rng: random.Random) -> a.Action:
-    choices = [x for x in legal_actions(state, seat) if not isinstance(x, SKIP)]
+def _choose(
+    state: GameState, seat: int, legal: list[a.Action], rng: random.Random, undoing: bool
+) -> a.Action:
+    """A random playable action of ``legal``; while ``undoing``, mostly a move or a split."""
+    choices = [x for x in legal if not isinstance(x, SKIP)]
     spared = _spare_titans(state, seat, choices)
     if spared is not None:
         return spared
     playable = [x for x in choices if not _risks_a_titan(state, x)] or choices
+    undoable = [x for x in playable if _undoing(x) is not None]
+    if undoing and undoable and rng.random() < 0.98:
+        return rng.choice(undoable)
     warlike = [x for x in playable if not isinstance(x, PEACEFUL)]
     if warlike and rng.random() < 0.97:
         playable = warlike
     return rng.choice(playable)
+
+
+def _undoing(action: a.Action) -> a.Action | None:
+    """What takes ``action`` back: a move's take-back, a split's undoing (errata 7.0, 4.7)."""
+    if isinstance(action, a.Move):
+        return a.TakeBack(action.legion)
+    if isinstance(action, a.Split):
+        return a.UndoSplit(action.new_marker)
+    return None
 
 
 def _attempt(length: int, seed: int) -> LongGame | None:
@@ -114,6 +129,7 @@ def _attempt(length: int, seed: int) -> LongGame | None:
     log: list[Logged] = []
     snapshots: dict[int, GameState] = {}
     phase, taken = (0, state.phase), 0
+    known: tuple[GameState, list[a.Action]] | None = None
 
     def play(seat: int, action: a.Action) -> None:
         nonlocal state
@@ -130,13 +146,15 @@ def _attempt(length: int, seed: int) -> LongGame | None:
         assert seat is not None
         if (state.turn.number, state.phase) != phase:
             phase, taken = (state.turn.number, state.phase), 0
-        action = _choose(state, seat, rng)
+        before = state
+        legal = known[1] if known and known[0] == state else legal_actions(state, seat)
+        action = _choose(state, seat, legal, rng, taken < TAKE_BACKS)
         play(seat, action)
-        again = isinstance(action, a.Move) and len(log) < length and state.result is None
-        if again and taken < TAKE_BACKS and rng.random() < 0.8:
-            assert isinstance(action, a.Move)
-            play(seat, a.TakeBack(action.legion))
+        undo = _undoing(action)
+        if undo and len(log) < length and taken < TAKE_BACKS and rng.random() < 0.95:
+            play(seat, undo)
             taken += 1
+            known = (before, legal)  # taken back: most likely the same choices again
     return LongGame(seed, start, tuple(log), state, snapshots)
 
 

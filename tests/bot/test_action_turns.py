@@ -82,8 +82,8 @@ async def test_migration_3_numbers_the_actions_logged_before_it(db_path):
     await migrated.close()
     for game_id, game in zip(ids, games, strict=True):
         assert turns_in(db_path, game_id) == {e.n: e.turn for e in game.log}
-    assert {e.turn for e in games[0].log} >= {0, 1, 2, 30}
-    assert max(e.turn for e in games[1].log) < max(e.turn for e in games[0].log)
+    turns = [{e.turn for e in game.log} for game in games]
+    assert 0 in turns[0] and len(turns[0]) > 10 and max(turns[1]) < max(turns[0])
 
 
 async def test_a_turns_actions_are_read_as_a_bounded_range(db_path):
