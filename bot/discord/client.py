@@ -38,8 +38,11 @@ class TitanBot(TitanHost):
         return f"guild {guild.id}" if guild is not None else "global"
 
     async def setup_hook(self) -> None:
-        """Open the games, add the commands and buttons, and sync the commands if changed."""
-        self._service = await GameService.open(self.config.database, renderer=self.renderer)
+        """Open the games (under the configured limits), add the commands and buttons, and
+        sync the commands if changed."""
+        self._service = await GameService.open(
+            self.config.database, renderer=self.renderer, limits=self.config.limits
+        )
         await self.add_cog(Admin(self))
         for group in command_groups():
             self.tree.add_command(group)
