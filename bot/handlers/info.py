@@ -33,6 +33,10 @@ from engine.muster import recruits_in
 InfoHandler = Callable[[Context, Game | None, Args], Awaitable[Replies]]
 MAX_TEXT = 1900
 """Keep answers inside one Discord message (2,000 characters)."""
+ENGAGING_EVENTS = (EngagementBegun, BattleBegun)
+"""The events that name the legions of an engagement (history's narration needs them)."""
+ENGAGING = tuple(e.__name__ for e in ENGAGING_EVENTS)
+"""Their names, which the log's text of the actions holding them contains."""
 
 
 def clip(lines: list[str], limit: int = MAX_TEXT, *, latest: bool = False) -> str:
@@ -114,7 +118,8 @@ async def history(ctx: Context, game: Game | None, args: Args) -> Replies:
     """The last actions in words (``history [COUNT]``; the operator sets the default and
     the most), each told with the legions of the engagement under way when it happened.
 
-    Only the window and the earlier actions of its first action's player turn are read.
+    Only the window and the earlier actions of its first action's player turn that begin an
+    engagement are read.
     Battle events name their sides after the engagement under way, and the only one the
     window does not begin itself is the one under way at its start, which began in the
     same player turn: only a turn's engagement phase holds engagements (RULES §4.1, §5.1)
@@ -129,7 +134,7 @@ async def history(ctx: Context, game: Game | None, args: Args) -> Replies:
     game, state = _started(game)
     window = min(max(count, 1), limits.history_max)
     async with ctx.db.reading() as db:
-        earlier, shown = await rows.window_and_turn_start(db, game.id, window)
+        earlier, shown = await rows.window_and_turn_start(db, game.id, window, mentioning=ENGAGING)
     lines = await asyncio.to_thread(history_lines, game, state, earlier, shown)
     return Replies.answer(clip(lines, latest=True) or "Nothing has happened yet.")
 
@@ -143,7 +148,7 @@ def history_lines(
     names.forget_engagement()
     for entry in earlier:
         for event in events_from_text(entry.events):
-            if isinstance(event, EngagementBegun | BattleBegun):
+            if isinstance(event, ENGAGING_EVENTS):
                 names.engaged(event.attacker, event.defender)
     lines = []
     for entry in shown:

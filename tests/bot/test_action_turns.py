@@ -15,7 +15,7 @@ from bot.storage.record import initial_state
 from engine.game.actions import action_from_json, action_to_json
 from engine.game.apply import apply
 from tests.bot.agent import open_game, play
-from tests.bot.long_game import LongGame, long_game, store_long_game
+from tests.bot.long_game import Logged, LongGame, long_game, store_long_game
 
 CHANNEL = 3
 
@@ -113,12 +113,14 @@ async def query_plan(conn, function, *args) -> str:
 
 
 async def test_the_window_comes_with_the_earlier_actions_of_its_first_turn(db_path):
+    """All of them, or those whose events mention a word."""
     game = long_game(600, seed=2)
     db = await Database.open(db_path)
     try:
         async with db.transaction() as conn:
             numbered = await store_long_game(conn, 1, game)
             unnumbered = await store_long_game(conn, 2, game, turns=False)
+        mentions = 0
         async with db.reading() as conn:
             for count in (1, 7, 50, 599, 600, 900):
                 earlier, window = await rows.window_and_turn_start(conn, numbered, count)
@@ -126,15 +128,27 @@ async def test_the_window_comes_with_the_earlier_actions_of_its_first_turn(db_pa
                 first = game.log[-min(count, 600)]
                 same_turn = [e.n for e in game.log if e.turn == first.turn and e.n < first.n]
                 assert [r.n for r in earlier] == same_turn
+                words = ("MoveTakenBack", "LegionSplit")
+                earlier, _ = await rows.window_and_turn_start(
+                    conn, numbered, count, mentioning=words
+                )
+                mentioned = [n for n in same_turn if kinds(game.log[n - 1]) & set(words)]
+                assert [r.n for r in earlier] == mentioned
+                mentions += len(mentioned)
                 earlier, window = await rows.window_and_turn_start(conn, unnumbered, count)
                 assert [r.n for r in window] == [e.n for e in game.log[-count:]]
                 assert [r.n for r in earlier] == list(range(1, first.n))
+            assert mentions > 0
             assert await rows.window_and_turn_start(conn, 999, 5) == ([], [])
             assert await rows.turn_of(conn, numbered, 600) == game.log[-1].turn
             assert await rows.turn_of(conn, unnumbered, 600) is None
             assert await rows.turn_of(conn, numbered, 601) is None
     finally:
         await db.close()
+
+
+def kinds(entry: Logged) -> set[str]:
+    return {type(e).__name__ for e in entry.events}
 
 
 async def test_open_games_are_counted_by_user_and_by_server(service):
