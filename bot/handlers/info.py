@@ -118,14 +118,13 @@ async def history(ctx: Context, game: Game | None, args: Args) -> Replies:
     """The last actions in words (``history [COUNT]``; the operator sets the default and
     the most), each told with the legions of the engagement under way when it happened.
 
-    Only the window and the earlier actions of its first action's player turn that begin an
-    engagement are read.
-    Battle events name their sides after the engagement under way, and the only one the
-    window does not begin itself is the one under way at its start, which began in the
-    same player turn: only a turn's engagement phase holds engagements (RULES §4.1, §5.1)
-    and every turn starts with none under way (``begin_turn`` in :mod:`engine.game.turns`
-    clears it), so no engagement outlives its turn. The events are decoded and told in a
-    worker thread, off the event loop.
+    Only the window is read, and of the earlier actions of its first action's player turn,
+    those that begin an engagement. Battle events name their sides after the engagement
+    under way, and the only one the window does not begin itself is the one under way at
+    its start, which began in the same player turn: only a turn's engagement phase holds
+    engagements (RULES §4.1, §5.1) and every turn starts with none under way
+    (``begin_turn`` in :mod:`engine.game.turns` clears it), so no engagement outlives its
+    turn. The events are decoded and told in a worker thread, off the event loop.
     """
     limits = ctx.limits
     word = args.peek()
