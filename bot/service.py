@@ -162,7 +162,7 @@ class GameService:
         wait = self._rate.take(caller.user)
         if wait <= 0:
             return None
-        seconds = max(1, math.ceil(wait))
+        seconds = max(1, math.ceil(round(wait, 3)))  # 10.0000001 s is "10 seconds"
         return Replies.refusal(
             f"You are sending commands faster than this bot allows ({self._rate.burst} at "
             f"once, {self._rate.per_minute:g} a minute): please try again in {seconds} "
