@@ -84,9 +84,10 @@ async def store_one(conn: aiosqlite.Connection, channel: int, rng: random.Random
         after, events = apply(state, seat, command)
         if after.result is not None:
             break
-        state = after
+        turn, state = state.turn.number, after
         action_text = json.dumps(action_to_json(command))
-        await rows.append_action(conn, game, n, seat, action_text, events_to_json(events))
+        events_text = events_to_json(events)
+        await rows.append_action(conn, game, n, seat, action_text, events_text, turn=turn)
         if n % SNAPSHOT_EVERY == 0:
             await rows.save_snapshot(conn, game, n, encode_state(state))
 

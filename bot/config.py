@@ -1,7 +1,8 @@
 """The bot's configuration: ``config.toml`` (see ``config.example.toml``) and the environment.
 
 The environment (``TITANBOT_TOKEN``, ``TITANBOT_DEV_GUILD``, ``TITANBOT_DATABASE``) wins over
-the file; a missing file is the same as an empty one.
+the file; a missing file is the same as an empty one. The ``[limits]`` an operator sets come
+from the file alone.
 """
 
 from __future__ import annotations
@@ -9,7 +10,7 @@ from __future__ import annotations
 import os
 import tomllib
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +23,40 @@ class ConfigError(ValueError):
 
 
 @dataclass(frozen=True)
+class Limits:
+    """What an operator allows (``[limits]`` of ``config.toml``); None means no limit.
+
+    The defaults suit a public bot. TITAN games last hours or weeks, so a keen player may
+    sit in several at once, but ten is past what anyone follows and stops one user from
+    opening games in every channel; 200 games a server leaves room for a league while
+    keeping one server from filling the database. A player's turn is a flurry of commands
+    (split, several moves, musters, a battle's strikes), which a burst of 10 absorbs; 20 a
+    minute sustained is one every three seconds, quicker than anyone reads the replies,
+    and stops a command repeated by the hundred.
+    """
+
+    open_games_per_user: int | None = 10
+    """Lobbies and active games a user may be seated in, checked when they open or join
+    one (organisers are exempt)."""
+    open_games_per_server: int | None = 200
+    """Lobbies and active games of one server, checked when a game is opened."""
+    history_default: int = 10
+    """Actions ``history`` shows when not told how many."""
+    history_max: int = 50
+    """The most actions ``history`` shows."""
+    commands_per_minute: float | None = 20.0
+    """Commands a user may send a minute, sustained (AI seats are exempt)."""
+    command_burst: int = 10
+    """Commands a user may send at once, before the per-minute rate holds them back."""
+
+
+NO_LIMITS = Limits(open_games_per_user=None, open_games_per_server=None, commands_per_minute=None)
+"""No limit on games or commands (the service's default: tests, the console)."""
+HISTORY_MOST = 1000
+"""The most ``history_max`` may be (``history`` reads its window and a turn)."""
+
+
+@dataclass(frozen=True)
 class Config:
     """Settings of one bot process."""
 
@@ -31,6 +66,8 @@ class Config:
     """A guild for instant command sync while developing; 0 syncs globally."""
     database: Path = Path(DEFAULT_DATABASE)
     """The SQLite file holding every game."""
+    limits: Limits = Limits()
+    """What the operator allows (``[limits]``)."""
 
     @property
     def has_token(self) -> bool:
@@ -53,7 +90,41 @@ def load_config(path: Path | None = None, environ: Mapping[str, str] | None = No
         raise ConfigError("discord.token must be a string")
     if not isinstance(database, str) or not database:
         raise ConfigError("storage.database must be a non-empty path")
-    return Config(token=token, dev_guild=_guild(guild), database=Path(database))
+    limits = load_limits(_table(raw, "limits"))
+    return Config(token=token, dev_guild=_guild(guild), database=Path(database), limits=limits)
+
+
+def load_limits(table: Mapping[str, object]) -> Limits:
+    """The ``[limits]`` table; a key left out keeps its default, 0 turns a limit off.
+
+    Raises :class:`ConfigError` for an unknown key or a value out of range.
+    """
+    unknown = sorted(set(table) - {f.name for f in fields(Limits)})
+    if unknown:
+        raise ConfigError(f"unknown setting limits.{unknown[0]}")
+    default = Limits()
+
+    def count(key: str, least: int, most: int | None = None) -> int:
+        value = table.get(key, getattr(default, key))
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise ConfigError(f"limits.{key} must be a whole number, not {value!r}")
+        if value < least or (most is not None and value > most):
+            top = f" to {most}" if most is not None else " or more"
+            raise ConfigError(f"limits.{key} must be {least}{top}, not {value}")
+        return value
+
+    rate = table.get("commands_per_minute", default.commands_per_minute)
+    if isinstance(rate, bool) or not isinstance(rate, int | float) or rate < 0:
+        raise ConfigError(f"limits.commands_per_minute must be 0 or more, not {rate!r}")
+    history_max = count("history_max", 1, HISTORY_MOST)
+    return Limits(
+        open_games_per_user=count("open_games_per_user", 0) or None,
+        open_games_per_server=count("open_games_per_server", 0) or None,
+        history_default=count("history_default", 1, history_max),
+        history_max=history_max,
+        commands_per_minute=float(rate) or None,
+        command_burst=count("command_burst", 1),
+    )
 
 
 def _read_toml(path: Path) -> dict[str, Any]:

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
+from bot.config import NO_LIMITS, Limits
 from bot.storage import Database
 
 
@@ -44,3 +46,8 @@ class Context:
     caller: Caller
     seeds: Callable[[], int]
     snapshot_every: int
+    limits: Limits = NO_LIMITS
+    """What the operator allows (open games, history lengths)."""
+    seating: asyncio.Lock = field(default_factory=asyncio.Lock)
+    """Held (across channels: the service shares one) while a user's open games are counted
+    and they take a seat, so that commands in two channels cannot both pass the limit."""

@@ -13,6 +13,10 @@ is marked damaged when it is loaded, with a warning in the log; it leaves its ch
 whose commands are then answered with the damage notice (:mod:`bot.records.damage`)
 until a fresh game is opened; ``export`` (:mod:`bot.records.command`) still reads it.
 
+The operator's :class:`~bot.config.Limits` bound open games and history (the handlers
+check them) and each user's command rate (checked here, before anything else: a command
+over the rate is refused with when to try again; AI seats are exempt).
+
 After every command that is not refused, the AI seats the game waits for act (each
 action its own transaction), up to ``ai_limit`` actions; their news joins the command's
 reply. A game left waiting for an AI (the limit reached, a restart) goes on with the next
@@ -23,13 +27,16 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import math
 import secrets
+import time
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from bot.config import NO_LIMITS, Limits
 from bot.context import Caller, Context, Place, Version
 from bot.handlers.ai_seats import ai_turn, merge, waiting_ai
 from bot.handlers.info import INFO
@@ -38,6 +45,7 @@ from bot.handlers.play import play
 from bot.offers import Offers, public_offers
 from bot.painting import Painter
 from bot.pictures import Renderer
+from bot.ratelimit import CommandRate
 from bot.records.command import RECORDS
 from bot.records.damage import GameDamaged, damage_notice
 from bot.replies import Message, Replies
@@ -87,8 +95,11 @@ class GameService:
         ai_limit: int = AI_LIMIT,
         on_ai_action: Observer | None = None,
         paint_in_processes: bool = False,
+        limits: Limits = NO_LIMITS,
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.db = db
+        self.limits = limits
         self.ai_limit = ai_limit
         self.on_ai_action = on_ai_action
         self.renderer = renderer
@@ -98,6 +109,9 @@ class GameService:
         self._cache_size = cache_size
         self._cache: OrderedDict[int, Game] = OrderedDict()
         self._locks: dict[int, asyncio.Lock] = {}
+        self._seating = asyncio.Lock()
+        rate = limits.commands_per_minute
+        self._rate = CommandRate(rate, limits.command_burst, clock) if rate else None
 
     @classmethod
     async def open(cls, path: Path | str, **options: Any) -> GameService:
@@ -122,7 +136,7 @@ class GameService:
         try:
             command = parse_command(text)
         except TitanError as exc:
-            return Replies.refusal(str(exc))
+            return self._over_rate(caller) or Replies.refusal(str(exc))
         return await self.execute(place, caller, command, expect=expect)
 
     async def act(
@@ -142,10 +156,14 @@ class GameService:
         """Run a parsed command (or an engine action) under the channel's lock.
 
         With ``expect`` the command runs only if the channel's game is still at that
-        version, checked under the lock: of two clicks on one button, one acts.
+        version, checked under the lock: of two clicks on one button, one acts. A caller
+        over their command rate is refused at once.
         """
+        refused = self._over_rate(caller)
+        if refused is not None:
+            return refused
         async with self.lock(place.channel):
-            ctx = Context(self.db, place, caller, self._seeds, self._snapshot_every)
+            ctx = self._context(place, caller)
             try:
                 if expect is not None:
                     await self._check_version(place.channel, expect)
@@ -168,12 +186,38 @@ class GameService:
         default ``ai_limit``); their news, as after a command."""
         caller = Caller(0, "titanbot")
         async with self.lock(place.channel):
-            ctx = Context(self.db, place, caller, self._seeds, self._snapshot_every)
+            ctx = self._context(place, caller)
             replies = await self._ai_after(
                 ctx, Replies(), self.ai_limit if limit is None else limit
             )
             replies = await self._with_offers(place.channel, replies)
         return await self._finish(replies, caller)
+
+    def _context(self, place: Place, caller: Caller) -> Context:
+        return Context(
+            self.db,
+            place,
+            caller,
+            self._seeds,
+            self._snapshot_every,
+            limits=self.limits,
+            seating=self._seating,
+        )
+
+    def _over_rate(self, caller: Caller) -> Replies | None:
+        """Spend one of the caller's commands; a polite refusal when none is left (AI seats,
+        with ids below zero, are not counted)."""
+        if self._rate is None or caller.user < 0:
+            return None
+        wait = self._rate.take(caller.user)
+        if wait <= 0:
+            return None
+        seconds = max(1, math.ceil(round(wait, 3)))  # 10.0000001 s is "10 seconds"
+        return Replies.refusal(
+            f"You are sending commands faster than this bot allows ({self._rate.burst} at "
+            f"once, {self._rate.per_minute:g} a minute): please try again in {seconds} "
+            f"second{'s' if seconds != 1 else ''}."
+        )
 
     async def _ai_after(self, ctx: Context, first: Replies, limit: int) -> Replies:
         """``first`` merged with the news of the AI actions that follow it.

@@ -50,12 +50,14 @@ class TitanBot(TitanHost):
         return f"guild {guild.id}" if guild is not None else "global"
 
     async def setup_hook(self) -> None:
-        """Open the games, add the commands and buttons, and sync the commands if changed."""
+        """Open the games (under the configured limits), add the commands and buttons, and
+        sync the commands if changed."""
         self._service = await GameService.open(
             self.config.database,
             renderer=self.renderer,
             paint_in_processes=self.paint_in_processes,
             seeds=self.seeds,
+            limits=self.config.limits,
         )
         await self.add_cog(Admin(self))
         for group in command_groups():

@@ -7,7 +7,8 @@ not; hidden legion contents are shown only to their owner.
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+import asyncio
+from collections.abc import Awaitable, Callable, Sequence
 
 from bot.context import Context
 from bot.handlers.choosing import choices
@@ -16,7 +17,7 @@ from bot.narration.describe import lands_text, legions_text, status_text
 from bot.narration.narrate import Names, narrate
 from bot.records.damage import damage_notice
 from bot.replies import Picture, PictureKind, Replies
-from bot.storage import Status
+from bot.storage import ActionRow, Status
 from bot.storage import games as rows
 from bot.storage.eventlog import events_from_text
 from bot.storage.record import Game
@@ -34,8 +35,10 @@ from engine.muster import recruits_in
 InfoHandler = Callable[[Context, Game | None, Args], Awaitable[Replies]]
 MAX_TEXT = 1900
 """Keep answers inside one Discord message (2,000 characters)."""
-HISTORY_DEFAULT = 10
-HISTORY_MAX = 50
+ENGAGING_EVENTS = (EngagementBegun, BattleBegun)
+"""The events that name the legions of an engagement (history's narration needs them)."""
+ENGAGING = tuple(e.__name__ for e in ENGAGING_EVENTS)
+"""Their names, which the log's text of the actions holding them contains."""
 
 
 def clip(lines: list[str], limit: int = MAX_TEXT, *, latest: bool = False) -> str:
@@ -120,25 +123,45 @@ async def status(ctx: Context, game: Game | None, args: Args) -> Replies:
 
 
 async def history(ctx: Context, game: Game | None, args: Args) -> Replies:
+    """The last actions in words (``history [COUNT]``; the operator sets the default and
+    the most), each told with the legions of the engagement under way when it happened.
+
+    Only the window is read, and of the earlier actions of its first action's player turn,
+    those that begin an engagement. Battle events name their sides after the engagement
+    under way, and the only one the window does not begin itself is the one under way at
+    its start, which began in the same player turn: only a turn's engagement phase holds
+    engagements (RULES §4.1, §5.1) and every turn starts with none under way
+    (``begin_turn`` in :mod:`engine.game.turns` clears it), so no engagement outlives its
+    turn. The events are decoded and told in a worker thread, off the event loop.
+    """
+    limits = ctx.limits
     word = args.peek()
-    count = w.number(args.take("count"), "count") if word is not None else HISTORY_DEFAULT
+    count = w.number(args.take("count"), "count") if word is not None else limits.history_default
     args.finish()
     game, state = _started(game)
+    window = min(max(count, 1), limits.history_max)
     async with ctx.db.reading() as db:
-        log = await rows.last_actions(db, game.id, await rows.action_count(db, game.id))
-    window = min(max(count, 1), HISTORY_MAX)
+        earlier, shown = await rows.window_and_turn_start(db, game.id, window, mentioning=ENGAGING)
+    lines = await asyncio.to_thread(history_lines, game, state, earlier, shown)
+    return Replies.answer(clip(lines, latest=True) or "Nothing has happened yet.")
+
+
+def history_lines(
+    game: Game, state: GameState, earlier: Sequence[ActionRow], shown: Sequence[ActionRow]
+) -> list[str]:
+    """One line per action of ``shown``, told with the engagement of its time (the last one
+    ``earlier`` begins, until the window begins another)."""
     names = Names(state)
-    # Each action is told with the legions of the engagement under way when it happened.
     names.forget_engagement()
-    for entry in log[:-window]:
+    for entry in earlier:
         for event in events_from_text(entry.events):
-            if isinstance(event, EngagementBegun | BattleBegun):
+            if isinstance(event, ENGAGING_EVENTS):
                 names.engaged(event.attacker, event.defender)
     lines = []
-    for entry in log[-window:]:
+    for entry in shown:
         said = narrate(events_from_text(entry.events), names)
         lines.append(f"#{entry.n} {game.name_of(entry.seat)}: " + " ".join(said))
-    return Replies.answer(clip(lines, latest=True) or "Nothing has happened yet.")
+    return lines
 
 
 async def legal(ctx: Context, game: Game | None, args: Args) -> Replies:

@@ -67,6 +67,30 @@ def _check_name(game: Game, name: str, user: int | None = None) -> str:
     return name
 
 
+async def _check_open_games(ctx: Context, doing: str, *, server: bool = False) -> None:
+    """Refuse when the caller sits in as many open games as the operator allows (organisers
+    are exempt), or, with ``server``, when their server holds as many. Call it holding
+    ``ctx.seating``, up to the seat being stored."""
+    limits = ctx.limits
+    most_mine, most_here = limits.open_games_per_user, limits.open_games_per_server
+    guild = ctx.place.guild if server else None
+    async with ctx.db.reading() as db:
+        if most_mine is not None and not ctx.caller.organiser:
+            mine = await rows.count_open_games_of(db, ctx.caller.user)
+            if mine >= most_mine:
+                raise IllegalAction(
+                    f"you have a seat in {mine} open games, the most this bot allows "
+                    f"({most_mine}): finish or leave one before {doing} another"
+                )
+        if most_here is not None and guild is not None:
+            here = await rows.count_open_games_in(db, guild)
+            if here >= most_here:
+                raise IllegalAction(
+                    f"this server has {here} open games, the most this bot allows "
+                    f"({most_here}): finish or cancel one before {doing} another"
+                )
+
+
 async def new(ctx: Context, game: Game | None, args: Args) -> Replies:
     """Open a game (the caller is the host and takes the first seat)."""
     if game is not None:
@@ -83,9 +107,13 @@ async def new(ctx: Context, game: Game | None, args: Args) -> Replies:
         raise IllegalAction(f"TITAN is for 2 to 6 players, not {players} (RULES §1.6)")
     settings = Settings(ctx.caller.user, players, record_keeping, time_limit)
     name = " ".join(ctx.caller.name.split())[:MAX_NAME] or f"Player {ctx.caller.user}"
-    async with ctx.db.transaction() as db:
-        game_id = await rows.create_game(db, ctx.place.channel, ctx.place.guild, settings.to_json())
-        await rows.set_seats(db, game_id, [SeatRow(0, ctx.caller.user, name)])
+    async with ctx.seating:
+        await _check_open_games(ctx, "opening", server=True)
+        async with ctx.db.transaction() as db:
+            game_id = await rows.create_game(
+                db, ctx.place.channel, ctx.place.guild, settings.to_json()
+            )
+            await rows.set_seats(db, game_id, [SeatRow(0, ctx.caller.user, name)])
     text = (
         f"**{name}** opened game #{game_id} of TITAN for up to {players} players "
         f"(record keeping {'on' if record_keeping else 'off'}, "
@@ -109,7 +137,10 @@ async def join(ctx: Context, game: Game | None, args: Args) -> Replies:
     words = args.until(())
     invited = lobby.settings.invitation(ctx.caller.user)
     default = invited.name if invited is not None else ctx.caller.name
-    return await _seat(ctx, lobby, ctx.caller.user, " ".join(words) or default)
+    async with ctx.seating:
+        if lobby.seat_of(ctx.caller.user) is None:
+            await _check_open_games(ctx, "joining")
+        return await _seat(ctx, lobby, ctx.caller.user, " ".join(words) or default)
 
 
 async def add(ctx: Context, game: Game | None, args: Args) -> Replies:

@@ -7,7 +7,7 @@ Plain queries on a connection inside :meth:`Database.transaction` or
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from enum import Enum
@@ -220,12 +220,22 @@ async def set_seats(db: aiosqlite.Connection, game_id: int, rows: Iterable[SeatR
 
 
 async def append_action(
-    db: aiosqlite.Connection, game_id: int, n: int, seat: int, action: str, events: str
+    db: aiosqlite.Connection,
+    game_id: int,
+    n: int,
+    seat: int,
+    action: str,
+    events: str,
+    *,
+    turn: int | None = None,
 ) -> None:
-    """Log action number ``n`` (the primary key refuses a duplicate ``n``)."""
+    """Log action number ``n`` (the primary key refuses a duplicate ``n``), played in player
+    turn ``turn`` (``state.turn.number`` before it; None leaves it unknown, and ``history``
+    then reads the whole log before its window)."""
     await db.execute(
-        "INSERT INTO actions (game, n, seat, action, events, created_at) VALUES (?, ?, ?, ?, ?, ?)",
-        (game_id, n, seat, action, events, now()),
+        "INSERT INTO actions (game, n, seat, action, events, created_at, turn)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?)",
+        (game_id, n, seat, action, events, now(), turn),
     )
 
 
@@ -250,6 +260,62 @@ async def last_actions(db: aiosqlite.Connection, game_id: int, count: int) -> li
     ) as cursor:
         rows = [ActionRow(*row) async for row in cursor]
     return rows[::-1]
+
+
+async def turn_of(db: aiosqlite.Connection, game_id: int, n: int) -> int | None:
+    """The player turn action ``n`` was played in (None: no such action, or not known)."""
+    async with db.execute(
+        "SELECT turn FROM actions WHERE game = ? AND n = ?", (game_id, n)
+    ) as cursor:
+        row = await cursor.fetchone()
+    return int(row[0]) if row and row[0] is not None else None
+
+
+async def turn_actions(
+    db: aiosqlite.Connection,
+    game_id: int,
+    turn: int,
+    before: int,
+    *,
+    mentioning: Sequence[str] = (),
+) -> list[ActionRow]:
+    """The actions of player turn ``turn`` numbered below ``before``, in order; with
+    ``mentioning``, only those whose events' text contains one of these words (a quick
+    filter that keeps every row the caller looks for: it still reads the events).
+
+    The turn's first action is found through ``actions_by_turn``; the rows are then a
+    range of the primary key (turns only grow along the log).
+    """
+    words = " OR ".join(["instr(events, ?) > 0"] * len(mentioning))
+    async with db.execute(
+        "SELECT n, seat, action, events, created_at FROM actions"
+        " WHERE game = ? AND turn = ? AND n < ?"
+        " AND n >= (SELECT min(n) FROM actions WHERE game = ? AND turn = ?)"
+        + (f" AND ({words})" if words else "")
+        + " ORDER BY n",
+        (game_id, turn, before, game_id, turn, *mentioning),
+    ) as cursor:
+        return [ActionRow(*row) async for row in cursor]
+
+
+async def window_and_turn_start(
+    db: aiosqlite.Connection, game_id: int, count: int, *, mentioning: Sequence[str] = ()
+) -> tuple[list[ActionRow], list[ActionRow]]:
+    """The actions of the player turn of the ``count``-th last action logged before it
+    (with ``mentioning``, those of them whose events mention one of the words), and the
+    last ``count`` actions; both oldest first.
+
+    Actions logged without their turn (``turn`` unknown) give the whole log before the
+    window instead.
+    """
+    window = await last_actions(db, game_id, count)
+    if not window:
+        return [], []
+    first = window[0].n
+    turn = await turn_of(db, game_id, first)
+    if turn is None:
+        return await actions(db, game_id, 0, first - 1), window
+    return await turn_actions(db, game_id, turn, first, mentioning=mentioning), window
 
 
 async def action_count(db: aiosqlite.Connection, game_id: int) -> int:
@@ -341,5 +407,25 @@ async def count_games(db: aiosqlite.Connection, status: Status | None = None) ->
     if status is not None:
         query, params = query + " WHERE status = ?", [status.value]
     async with db.execute(query, params) as cursor:
+        row = await cursor.fetchone()
+    return int(row[0]) if row else 0
+
+
+async def count_open_games_of(db: aiosqlite.Connection, user: int) -> int:
+    """The lobbies and active games ``user`` has a seat in."""
+    async with db.execute(
+        "SELECT count(*) FROM seats JOIN games ON games.id = seats.game"
+        " WHERE seats.user = ? AND games.status IN ('lobby', 'active')",
+        (user,),
+    ) as cursor:
+        row = await cursor.fetchone()
+    return int(row[0]) if row else 0
+
+
+async def count_open_games_in(db: aiosqlite.Connection, guild: int) -> int:
+    """The lobbies and active games of the server ``guild``."""
+    async with db.execute(
+        "SELECT count(*) FROM games WHERE guild = ? AND status IN ('lobby', 'active')", (guild,)
+    ) as cursor:
         row = await cursor.fetchone()
     return int(row[0]) if row else 0

@@ -66,4 +66,31 @@ MIGRATIONS: tuple[str, ...] = (
     CREATE UNIQUE INDEX games_one_open_per_channel
         ON games (channel) WHERE status IN ('lobby', 'active') AND damaged IS NULL;
     """,
+    # 3: the player turn of each logged action (``state.turn.number`` before it), so that
+    # ``history`` reads a window of the log instead of all of it; the open games of a
+    # server, counted when a game is opened. Rows logged before are numbered from their
+    # events: an action's turn is the number of the latest TurnStarted logged before it
+    # (0 before the first, while colours are chosen). ``instr`` spares the JSON parse of
+    # the many rows that start no turn.
+    """
+    ALTER TABLE actions ADD COLUMN turn INTEGER CHECK (turn >= 0);
+
+    UPDATE actions SET turn = numbered.turn
+    FROM (
+        SELECT game, n, coalesce(max(started) OVER (
+                   PARTITION BY game ORDER BY n ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING
+               ), 0) AS turn
+        FROM (
+            SELECT game, n, CASE WHEN instr(events, '"TurnStarted"') > 0 THEN (
+                       SELECT max(json_extract(value, '$.number')) FROM json_each(events)
+                       WHERE json_extract(value, '$.type') = 'TurnStarted'
+                   ) END AS started
+            FROM actions
+        )
+    ) AS numbered
+    WHERE actions.game = numbered.game AND actions.n = numbered.n;
+
+    CREATE INDEX actions_by_turn ON actions (game, turn, n);
+    CREATE INDEX games_open_by_guild ON games (guild) WHERE status IN ('lobby', 'active');
+    """,
 )

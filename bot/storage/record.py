@@ -347,11 +347,15 @@ async def store_action(
     after: GameState,
     snapshot_every: int,
 ) -> Game:
-    """Log ``action`` (inside the caller's transaction) and return the game after it."""
+    """Log ``action`` (inside the caller's transaction) and return the game after it.
+
+    The log row carries the player turn the action was played in (``state.turn.number``
+    before it), which lets ``history`` read only the window it shows.
+    """
     n = game.n + 1
-    await rows.append_action(
-        db, game.id, n, seat, json.dumps(action_to_json(action)), events_to_json(events)
-    )
+    turn = game.state.turn.number if game.state is not None else None
+    action_text = json.dumps(action_to_json(action))
+    await rows.append_action(db, game.id, n, seat, action_text, events_to_json(events), turn=turn)
     if snapshot_every > 0 and n % snapshot_every == 0:
         await rows.save_snapshot(db, game.id, n, encode_state(after))
     status = Status.OVER if after.result is not None else Status.ACTIVE

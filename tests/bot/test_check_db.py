@@ -11,6 +11,7 @@ from pathlib import Path
 from bot.cli import main
 from bot.context import Place
 from bot.service import GameService
+from bot.storage.migrations import MIGRATIONS
 from engine.game import actions as a
 from tests.bot.agent import caller, open_game, step
 from tests.bot.conftest import dump
@@ -134,6 +135,9 @@ def test_an_older_file_is_checked_through_a_migrated_copy(tmp_path, capsys):
     path = tmp_path / "games.sqlite3"
     asyncio.run(stored_games(path))
     downgrade = [
+        "DROP INDEX actions_by_turn",
+        "DROP INDEX games_open_by_guild",
+        "ALTER TABLE actions DROP COLUMN turn",
         "DROP INDEX games_one_open_per_channel",
         "ALTER TABLE snapshots DROP COLUMN checksum",
         "ALTER TABLE games DROP COLUMN damaged",
@@ -147,7 +151,8 @@ def test_an_older_file_is_checked_through_a_migrated_copy(tmp_path, capsys):
     status, lines, err = check(path, capsys)
     assert (status, err) == (0, "")
     assert lines[0] == (
-        "(the database is at version 1; titanbot brings it to version 2 when it next "
+        f"(the database is at version 1; titanbot brings it to version {len(MIGRATIONS)} when "
+        "it next "
         "opens it (checked through a migrated copy))"
     )
     assert lines[1].endswith("(9 from before checksums, checked by replay): all is well.")

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import dataclasses
+import tomllib
 from pathlib import Path
 
 import pytest
 
-from bot.config import Config, ConfigError, load_config
+from bot.config import NO_LIMITS, Config, ConfigError, Limits, load_config
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -72,3 +73,55 @@ def test_bad_files_raise_config_error(tmp_path, text):
 def test_a_bad_environment_guild_raises(tmp_path):
     with pytest.raises(ConfigError):
         load_config(tmp_path / "none.toml", {"TITANBOT_DEV_GUILD": "guild"})
+
+
+def test_the_example_file_documents_every_limit_with_its_default():
+    raw = tomllib.loads((REPO / "config.example.toml").read_text(encoding="utf-8"))
+    assert set(raw["limits"]) == {f.name for f in dataclasses.fields(Limits)}
+    assert load_config(REPO / "config.example.toml", environ={}).limits == Limits()
+
+
+def test_a_config_has_the_default_limits_and_no_limits_keeps_historys_lengths():
+    assert Config().limits == Limits()
+    off = (NO_LIMITS.open_games_per_user, NO_LIMITS.open_games_per_server)
+    assert off == (None, None) and NO_LIMITS.commands_per_minute is None
+    assert (NO_LIMITS.history_default, NO_LIMITS.history_max) == (
+        Limits().history_default,
+        Limits().history_max,
+    )
+
+
+def test_limits_from_the_file_and_zero_turns_one_off(tmp_path):
+    path = tmp_path / "config.toml"
+    path.write_text(
+        "[limits]\nopen_games_per_user = 0\nopen_games_per_server = 3\nhistory_default = 5\n"
+        "history_max = 80\ncommands_per_minute = 7.5\ncommand_burst = 2\n"
+    )
+    assert load_config(path, environ={}).limits == Limits(None, 3, 5, 80, 7.5, 2)
+    path.write_text("[limits]\ncommands_per_minute = 0\nhistory_max = 12\n")
+    limits = load_config(path, environ={"TITANBOT_TOKEN": "t"}).limits
+    assert limits == Limits(commands_per_minute=None, history_max=12)
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("limits = 3\n", r"\[limits\] must be a table"),
+        ("[limits]\nopen_games_per_users = 3\n", "unknown setting limits.open_games_per_users"),
+        ("[limits]\nopen_games_per_user = -1\n", "open_games_per_user must be 0 or more"),
+        ("[limits]\nopen_games_per_server = 2.5\n", "must be a whole number"),
+        ("[limits]\ncommand_burst = true\n", "must be a whole number"),
+        ("[limits]\ncommand_burst = 0\n", "command_burst must be 1 or more"),
+        ("[limits]\ncommands_per_minute = -2\n", "commands_per_minute must be 0 or more"),
+        ('[limits]\ncommands_per_minute = "fast"\n', "commands_per_minute must be 0 or more"),
+        ("[limits]\nhistory_max = 0\n", "history_max must be 1 to 1000"),
+        ("[limits]\nhistory_max = 1001\n", "history_max must be 1 to 1000"),
+        ("[limits]\nhistory_default = 60\n", "history_default must be 1 to 50, not 60"),
+        ("[limits]\nhistory_default = 0\nhistory_max = 5\n", "history_default must be 1 to 5"),
+    ],
+)
+def test_bad_limits_raise_config_error(tmp_path, text, message):
+    path = tmp_path / "config.toml"
+    path.write_text(text)
+    with pytest.raises(ConfigError, match=message):
+        load_config(path, environ={})
