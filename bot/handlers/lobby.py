@@ -7,23 +7,22 @@ seat closes.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Awaitable, Callable
 from dataclasses import replace
 
 from bot.context import Context
 from bot.handlers.play import replies_after
+from bot.names import clean, display, player_name, same_name
 from bot.replies import Message, Replies
 from bot.storage import SeatRow, Status
 from bot.storage import games as rows
 from bot.storage.record import MAX_PLAYERS, MIN_PLAYERS, Game, Settings, encode_state, initial_state
 from bot.syntax import Args
+from bot.syntax import words as w
 from bot.syntax.words import number
 from engine.errors import IllegalAction, InvalidNotation
 
 LobbyHandler = Callable[[Context, Game | None, Args], Awaitable[Replies]]
-MAX_NAME = 32
-_MENTION = re.compile(r"^<@!?(\d+)>$|^(\d+)$")
 
 
 def _open_lobby(game: Game | None) -> Game:
@@ -41,12 +40,24 @@ def _require_host(ctx: Context, game: Game) -> None:
 
 
 def _check_name(game: Game, name: str) -> str:
-    name = " ".join(name.split())
-    if not name or len(name) > MAX_NAME:
-        raise InvalidNotation(f"a player name has 1 to {MAX_NAME} characters")
-    if any(s.name.lower() == name.lower() for s in game.seats):
-        raise IllegalAction(f"the name {name!r} is taken: join with another, `join NAME`")
+    """``name`` as a player name (:func:`bot.names.player_name`) that reads unlike every
+    seated player's; raises :class:`InvalidNotation` or :class:`IllegalAction`."""
+    name = player_name(name)
+    twin = next((s.name for s in game.seats if same_name(s.name, name)), None)
+    if twin is not None:
+        alike = "" if twin == name else f" ({twin!r} reads the same)"
+        raise IllegalAction(f"the name {name!r} is taken{alike}: join with another, `join NAME`")
     return name
+
+
+def _free_name(game: Game, stem: str, first: int = 1) -> str:
+    """The first of ``stem first``, ``stem first+1``, … that reads unlike every seated
+    player's name (a default name, never refused as taken)."""
+    return next(
+        name
+        for k in range(first, first + MAX_PLAYERS + 1)
+        if not any(same_name(s.name, name := f"{stem} {k}") for s in game.seats)
+    )
 
 
 async def new(ctx: Context, game: Game | None, args: Args) -> Replies:
@@ -64,7 +75,7 @@ async def new(ctx: Context, game: Game | None, args: Args) -> Replies:
     if not MIN_PLAYERS <= players <= MAX_PLAYERS:
         raise IllegalAction(f"TITAN is for 2 to 6 players, not {players} (RULES §1.6)")
     settings = Settings(ctx.caller.user, players, record_keeping, time_limit)
-    name = " ".join(ctx.caller.name.split())[:MAX_NAME] or f"Player {ctx.caller.user}"
+    name = clean(ctx.caller.name) or "Player 1"
     async with ctx.db.transaction() as db:
         game_id = await rows.create_game(db, ctx.place.channel, ctx.place.guild, settings.to_json())
         await rows.set_seats(db, game_id, [SeatRow(0, ctx.caller.user, name)])
@@ -88,19 +99,20 @@ async def join(ctx: Context, game: Game | None, args: Args) -> Replies:
     """Take a seat (``join NAME`` picks the name shown in the game)."""
     lobby = _open_lobby(game)
     words = args.until(())
-    return await _seat(ctx, lobby, ctx.caller.user, " ".join(words) or ctx.caller.name)
+    seat = len(lobby.seats) + 1
+    name = " ".join(words) or clean(ctx.caller.name) or _free_name(lobby, "Player", seat)
+    return await _seat(ctx, lobby, ctx.caller.user, name)
 
 
 async def add(ctx: Context, game: Game | None, args: Args) -> Replies:
     """The host seats another user: ``add <@id> NAME``."""
     lobby = _open_lobby(game)
     _require_host(ctx, lobby)
-    word = args.take("the user to add")
-    match = _MENTION.match(word)
-    if match is None:
-        raise InvalidNotation(f"add: {word!r} is not a user (mention them)")
-    user = int(match.group(1) or match.group(2))
-    name = " ".join(args.until(())) or f"Player {len(lobby.seats) + 1}"
+    try:
+        user = w.user(args.take("the user to add"))
+    except InvalidNotation as exc:
+        raise InvalidNotation(f"add: {exc}") from None
+    name = " ".join(args.until(())) or _free_name(lobby, "Player", len(lobby.seats) + 1)
     return await _seat(ctx, lobby, user, name)
 
 
@@ -110,9 +122,7 @@ async def add_ai(ctx: Context, game: Game | None, args: Args) -> Replies:
     _require_host(ctx, lobby)
     taken = {s.user for s in lobby.seats}
     user = next(rows.ai_user(k) for k in range(1, MAX_PLAYERS + 2) if rows.ai_user(k) not in taken)
-    names = {s.name.casefold() for s in lobby.seats}
-    default = next(f"Bot {k}" for k in range(1, MAX_PLAYERS + 2) if f"bot {k}" not in names)
-    return await _seat(ctx, lobby, user, " ".join(args.until(())) or default)
+    return await _seat(ctx, lobby, user, " ".join(args.until(())) or _free_name(lobby, "Bot"))
 
 
 async def _seat(ctx: Context, lobby: Game, user: int, name: str) -> Replies:
@@ -179,7 +189,8 @@ async def cancel(ctx: Context, game: Game | None, args: Args) -> Replies:
     _require_host(ctx, game)
     async with ctx.db.transaction() as db:
         await rows.update_game(db, game.id, Status.CANCELLED)
-    return Replies(public=Message(f"Game #{game.id} was cancelled by {ctx.caller.name}."))
+    who = display(ctx.caller.name, "the host")
+    return Replies(public=Message(f"Game #{game.id} was cancelled by {who}."))
 
 
 LOBBY: dict[str, LobbyHandler] = {
