@@ -42,9 +42,9 @@ def local_user(name: str) -> int:
 
 
 def visible(text: str) -> str:
-    """``text`` for the terminal: control characters (but line breaks) as escapes."""
+    """``text`` for the terminal: control characters (but line breaks and tabs) as escapes."""
     return "".join(
-        c if c == "\n" or unicodedata.category(c) != "Cc" else repr(c)[1:-1] for c in text
+        c if c in "\n\t" or unicodedata.category(c) != "Cc" else repr(c)[1:-1] for c in text
     )
 
 
