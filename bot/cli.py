@@ -12,12 +12,18 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import io
 import logging
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 
 from bot.config import Config, ConfigError, load_config
+
+MAX_SEED = (1 << 63) - 1
+"""The largest seed: SQLite's largest integer."""
+MAX_AI_SEATS = 5
+"""The most AI seats of a local game: six seats, one of them a player at the terminal."""
 
 
 def parser() -> argparse.ArgumentParser:
@@ -28,14 +34,17 @@ def parser() -> argparse.ArgumentParser:
     local = commands.add_parser("local", help="play a game in this terminal")
     local.add_argument("--players", default="", help="comma-separated names, e.g. Ann,Bob")
     local.add_argument("--db", type=Path, default=None, help="SQLite file (default: config)")
-    local.add_argument("--seed", type=int, default=None, help="the game's seed")
+    local.add_argument("--seed", type=seed, default=None, help="the game's seed")
     local.add_argument("--out", type=Path, default=None, help="folder for pictures")
     local.add_argument(
-        "--ai", default="", help="AI seats: comma-separated names (Hal,Deep) or a count (2)"
+        "--ai",
+        type=ai_names,
+        default="",
+        help="AI seats: comma-separated names (Hal,Deep) or a count (2)",
     )
     demo = commands.add_parser("demo", help="watch AI players play a whole game")
     demo.add_argument("--players", type=int, default=3, choices=range(2, 7), metavar="2-6")
-    demo.add_argument("--seed", type=int, default=1, help="the game's seed (default 1)")
+    demo.add_argument("--seed", type=seed, default=1, help="the game's seed (default 1)")
     demo.add_argument("--out", type=Path, default=Path("titan-demo"), help="log and pictures")
     demo.add_argument(
         "--max-turns",
@@ -56,14 +65,50 @@ def names(text: str) -> list[str]:
 
 
 def ai_names(text: str) -> list[str]:
-    """``--ai``: names, or a count of AI seats named Bot 1, Bot 2, …"""
-    if text.strip().isdigit():
-        return [f"Bot {k}" for k in range(1, int(text) + 1)]
-    return names(text)
+    """``--ai``: names, or a count of AI seats (digits 0-9) named Bot 1, Bot 2, …
+
+    Raises :class:`argparse.ArgumentTypeError` for more AI seats than a game leaves
+    beside one player.
+    """
+    count = text.strip()
+    if not (count.isascii() and count.isdigit()):
+        return names(text)
+    return [f"Bot {k}" for k in range(1, _number(count, "number of AI seats", MAX_AI_SEATS) + 1)]
+
+
+def seed(text: str) -> int:
+    """``--seed``: a whole number that storage can hold (0 to 2**63 - 1).
+
+    Raises :class:`argparse.ArgumentTypeError` otherwise.
+    """
+    return _number(text.strip(), "seed", MAX_SEED)
+
+
+def _number(text: str, what: str, most: int) -> int:
+    from bot.syntax.words import number  # the command language, loaded only when needed
+    from engine.errors import InvalidNotation
+
+    try:
+        return number(text, what, most=most)
+    except InvalidNotation as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def tolerant_terminal() -> None:
+    """Let the terminal survive any bytes: input that is not valid in its encoding is read
+    with replacement characters, output it cannot show is written as escapes."""
+    for stream, errors in (
+        (sys.stdin, "replace"),
+        (sys.stdout, "backslashreplace"),
+        (sys.stderr, "backslashreplace"),
+    ):
+        if isinstance(stream, io.TextIOWrapper):
+            stream.reconfigure(errors=errors)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point; the process exit status."""
+    tolerant_terminal()
     args = parser().parse_args(argv)
     try:
         config = load_config(args.config)
@@ -83,7 +128,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     return run_local(
         config,
         names(getattr(args, "players", "")),
-        ai=ai_names(getattr(args, "ai", "")),
+        ai=getattr(args, "ai", []),
         db=getattr(args, "db", None),
         seed=getattr(args, "seed", None),
         out=getattr(args, "out", None),

@@ -7,13 +7,17 @@ Pictures go to files when an output folder and a renderer are available; a file 
 with a message (an organiser's ``export``) is written into the output folder, or into the
 current folder without one.
 End of input (Ctrl-D, or a closed pipe) leaves cleanly; the game stays in the database.
+Any bytes may come in (``titanbot`` reads undecodable ones as replacement characters);
+control characters going out to the terminal are written as escapes.
 """
 
 from __future__ import annotations
 
 import asyncio
 import re
+import shlex
 import sys
+import unicodedata
 import zlib
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -22,17 +26,29 @@ from bot.context import Caller, Place
 from bot.narration.describe import waiting_for
 from bot.replies import Attachment, Message, Replies
 from bot.service import GameService
+from bot.syntax.words import MIN_SNOWFLAKE, tokens
+from engine.errors import TitanError
 
 LOCAL_CHANNEL = 1
 """The channel id of the local game."""
+LOCAL_USERS = MIN_SNOWFLAKE
+"""The first local user id: local ids are plausible Discord ids (``add <@id>`` takes
+them) from the first seconds of Discord's epoch, which no real account has."""
 _SPEAKER = re.compile(r"^\s*([^:\s][^:]{0,31}):\s*(.*)$")
 _AS = re.compile(r"^\s*as\s+(.+?)\s*$", re.IGNORECASE)
 _MENTIONED = re.compile(r"<@!?(\d+)>")
 
 
 def local_user(name: str) -> int:
-    """A stable user id for a local player name (any case)."""
-    return zlib.crc32(name.casefold().encode("utf-8")) + 1
+    """A stable user id for a local player name (any case, any characters)."""
+    return LOCAL_USERS + zlib.crc32(name.casefold().encode("utf-8", "surrogatepass"))
+
+
+def visible(text: str) -> str:
+    """``text`` for the terminal: control characters (but line breaks and tabs) as escapes."""
+    return "".join(
+        c if c in "\n\t" or unicodedata.category(c) != "Cc" else repr(c)[1:-1] for c in text
+    )
 
 
 class Console:
@@ -46,11 +62,15 @@ class Console:
     ) -> None:
         self.service = service
         self.out = out
-        self.write = write
+        self._write = write
         self.place = Place(LOCAL_CHANNEL)
         self.speaker: str | None = None
         self._names: dict[int, str] = {}
         self._pictures = 0
+
+    def write(self, text: str) -> None:
+        """Print ``text`` (control characters escaped)."""
+        self._write(visible(text))
 
     async def setup(self, players: Sequence[str], ai: Sequence[str] = ()) -> None:
         """Resume the open local game, or open and start one for ``players`` (typing at
@@ -111,15 +131,34 @@ class Console:
         if name is None:
             self.write("Who is speaking? Start the line with `Name:` (or type `as Name`).")
             return
-        user = local_user(name)
+        user = await self._user_of(name)
         self._names[user] = name
-        words = text.split()
-        if len(words) >= 2 and words[0].lower() == "add" and not words[1].startswith("<@"):
-            self._names[local_user(words[1])] = words[1]
-            text = f"add <@{local_user(words[1])}> {' '.join(words[1:])}"
+        text = self._local_add(text)
         replies = await self.service.submit(self.place, Caller(user, name, organiser=True), text)
         await self._remember_names()
         await self.show(name, replies)
+
+    def _local_add(self, text: str) -> str:
+        """``add NAME`` seats the local player NAME: the service is given NAME's local id."""
+        try:
+            words = tokens(text)
+        except TitanError:
+            return text  # the service says what is wrong with it
+        if len(words) < 2 or words[0].lower() != "add" or words[1].startswith("<@"):
+            return text
+        name = " ".join(words[1:])
+        user = local_user(name)
+        self._names[user] = name
+        return f"add <@{user}> " + " ".join(shlex.quote(word) for word in words[1:])
+
+    async def _user_of(self, name: str) -> int:
+        """The user of the human seat called ``name`` (any case), else ``name``'s local id
+        (a seat taken under another name, or by an earlier version, keeps its player)."""
+        game = await self.service.game_in(LOCAL_CHANNEL)
+        seats = game.seats if game is not None else []
+        folded = name.casefold()
+        seated = (s.user for s in seats if not s.is_ai and s.name.casefold() == folded)
+        return next(seated, local_user(name))
 
     async def _waited_for(self) -> str | None:
         game = await self.service.game_in(LOCAL_CHANNEL)

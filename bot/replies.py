@@ -92,13 +92,16 @@ class Replies:
     """Everything one command produces.
 
     ``public`` goes to the game's channel, ``private`` to users (DMs, by Discord user id),
-    ``ephemeral`` only to the caller. ``error`` marks a refused command (nothing changed).
+    ``ephemeral`` only to the caller. ``error`` marks a refused command (nothing changed);
+    ``fault`` marks the service's apology for an unexpected failure (a bug, never the
+    player's input).
     """
 
     public: Message | None = None
     private: dict[int, Message] = field(default_factory=dict)
     ephemeral: Message | None = None
     error: bool = False
+    fault: bool = False
 
     @classmethod
     def refusal(cls, text: str) -> Replies:

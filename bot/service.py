@@ -303,10 +303,11 @@ class GameService:
             place.channel,
             str(command),
         )
-        return Replies.refusal(
+        apology = Replies.refusal(
             f"Sorry, something went wrong on our side (error {error_id}). "
             "`status` shows where the game stands."
         )
+        return replace(apology, fault=True)
 
     async def _finish(self, replies: Replies, caller: Caller) -> Replies:
         """Route around closed DMs.

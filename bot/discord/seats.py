@@ -3,6 +3,8 @@
 Transport-agnostic like the service: they take the service, the channel and the
 organiser, and return :class:`~bot.replies.Replies`. A replacement changes only who
 sits in the seat (the player's name in the game stays), under the channel's lock.
+Player names are safe as they are (:mod:`bot.names`); an organiser's display name is
+escaped.
 """
 
 from __future__ import annotations
@@ -10,6 +12,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from bot.context import Caller, Place
+from bot.names import display
 from bot.narration.describe import own_legions_text
 from bot.replies import Message, Replies
 from bot.service import GameService
@@ -58,7 +61,7 @@ async def replace_player(
         return Replies.refusal(str(exc))
     name = game.name_of(seat)
     text = (
-        f"Organiser **{organiser.name}** handed **{name}**'s seat over from <@{old}>: "
+        f"Organiser **{display(organiser.name)}** handed **{name}**'s seat over from <@{old}>: "
         f"you play **{name}** from now on" + (", and host the game." if hosting else ".")
     )
     private = {new: Message(own_legions_text(game.state, seat))} if game.state else {}
@@ -80,7 +83,7 @@ async def remove_player(
         replies = await service.act(place, player, a.Withdraw())
     if replies.public is None:
         return replies
-    head = f"Organiser **{organiser.name}** removed **{player.name}** from the game.\n"
+    head = f"Organiser **{display(organiser.name)}** removed **{player.name}** from the game.\n"
     return replace(replies, public=replace(replies.public, text=head + replies.public.text))
 
 

@@ -9,12 +9,12 @@ names them without pinging them. AI seats need no consent.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Awaitable, Callable
 from dataclasses import replace
 
 from bot.context import Context
 from bot.handlers.play import replies_after
+from bot.names import clean, display, player_name, same_name
 from bot.offers import Offer, Offers, Style
 from bot.replies import Message, Replies
 from bot.storage import SeatRow, Status
@@ -29,12 +29,11 @@ from bot.storage.record import (
     initial_state,
 )
 from bot.syntax import Args
+from bot.syntax import words as w
 from bot.syntax.words import number
 from engine.errors import IllegalAction, InvalidNotation
 
 LobbyHandler = Callable[[Context, Game | None, Args], Awaitable[Replies]]
-MAX_NAME = 32
-_MENTION = re.compile(r"^<@!?(\d+)>$|^(\d+)$")
 
 
 def _open_lobby(game: Game | None) -> Game:
@@ -57,14 +56,32 @@ def _require_host(ctx: Context, game: Game) -> None:
 
 
 def _check_name(game: Game, name: str, user: int | None = None) -> str:
-    """A clean name not taken by a seat, nor held for another user by an invitation."""
-    name = " ".join(name.split())
-    if not name or len(name) > MAX_NAME:
-        raise InvalidNotation(f"a player name has 1 to {MAX_NAME} characters")
-    held = [i.name for i in game.settings.invited if i.user != user]
-    if any(taken.lower() == name.lower() for taken in [*(s.name for s in game.seats), *held]):
-        raise IllegalAction(f"the name {name!r} is taken: join with another, `join NAME`")
+    """``name`` as a player name (:func:`bot.names.player_name`) that reads unlike every
+    seated player's and every name an invitation holds for another user; raises
+    :class:`InvalidNotation` or :class:`IllegalAction`."""
+    name = player_name(name)
+    twin = next((taken for taken in _taken(game, user) if same_name(taken, name)), None)
+    if twin is not None:
+        alike = "" if twin == name else f" ({twin!r} reads the same)"
+        raise IllegalAction(f"the name {name!r} is taken{alike}: join with another, `join NAME`")
     return name
+
+
+def _taken(game: Game, user: int | None = None) -> list[str]:
+    """The names of the seats and of the invitations to users other than ``user``."""
+    held = [i.name for i in game.settings.invited if i.user != user]
+    return [*(s.name for s in game.seats), *held]
+
+
+def _free_name(game: Game, stem: str, first: int = 1) -> str:
+    """The first of ``stem first``, ``stem first+1``, … that reads unlike every name taken
+    (a default name, never refused as taken)."""
+    taken = _taken(game)
+    return next(
+        name
+        for k in range(first, first + MAX_PLAYERS + 1)
+        if not any(same_name(other, name := f"{stem} {k}") for other in taken)
+    )
 
 
 async def _check_open_games(ctx: Context, doing: str, *, server: bool = False) -> None:
@@ -106,7 +123,7 @@ async def new(ctx: Context, game: Game | None, args: Args) -> Replies:
     if not MIN_PLAYERS <= players <= MAX_PLAYERS:
         raise IllegalAction(f"TITAN is for 2 to 6 players, not {players} (RULES §1.6)")
     settings = Settings(ctx.caller.user, players, record_keeping, time_limit)
-    name = " ".join(ctx.caller.name.split())[:MAX_NAME] or f"Player {ctx.caller.user}"
+    name = clean(ctx.caller.name) or "Player 1"
     async with ctx.seating:
         await _check_open_games(ctx, "opening", server=True)
         async with ctx.db.transaction() as db:
@@ -136,11 +153,13 @@ async def join(ctx: Context, game: Game | None, args: Args) -> Replies:
     lobby = _open_lobby(game)
     words = args.until(())
     invited = lobby.settings.invitation(ctx.caller.user)
-    default = invited.name if invited is not None else ctx.caller.name
+    seat = len(lobby.seats) + 1
+    default = clean(ctx.caller.name) or _free_name(lobby, "Player", seat)
+    name = " ".join(words) or (invited.name if invited is not None else default)
     async with ctx.seating:
         if lobby.seat_of(ctx.caller.user) is None:
             await _check_open_games(ctx, "joining")
-        return await _seat(ctx, lobby, ctx.caller.user, " ".join(words) or default)
+        return await _seat(ctx, lobby, ctx.caller.user, name)
 
 
 async def add(ctx: Context, game: Game | None, args: Args) -> Replies:
@@ -148,12 +167,12 @@ async def add(ctx: Context, game: Game | None, args: Args) -> Replies:
     when they accept; the invitation names them without pinging them."""
     lobby = _open_lobby(game)
     _require_host(ctx, lobby)
-    word = args.take("the user to invite")
-    match = _MENTION.match(word)
-    if match is None:
-        raise InvalidNotation(f"add: {word!r} is not a user (mention them)")
-    user = int(match.group(1) or match.group(2))
-    name = _check_name(lobby, " ".join(args.until(())) or f"Player {len(lobby.seats) + 1}", user)
+    try:
+        user = w.user(args.take("the user to invite"))
+    except InvalidNotation as exc:
+        raise InvalidNotation(f"add: {exc}") from None
+    default = _free_name(lobby, "Player", len(lobby.seats) + 1)
+    name = _check_name(lobby, " ".join(args.until(())) or default, user)
     if lobby.seat_of(user) is not None:
         raise IllegalAction("that user has a seat already")
     settings = lobby.settings
@@ -162,8 +181,8 @@ async def add(ctx: Context, game: Game | None, args: Args) -> Replies:
     invited = (*settings.without_invitation(user).invited, Invitation(user, name))
     await _save_seats(ctx, lobby, list(lobby.seats), replace(settings, invited=invited))
     text = (
-        f"**{ctx.caller.name}** invites <@{user}> to play as **{name}**. Only they can take "
-        "the seat: the buttons below, or `join`."
+        f"**{display(ctx.caller.name)}** invites <@{user}> to play as **{name}**. Only they can "
+        "take the seat: the buttons below, or `join`."
     )
     choices = (
         Offer("Accept the seat", "invitation accept"),
@@ -195,9 +214,7 @@ async def add_ai(ctx: Context, game: Game | None, args: Args) -> Replies:
     _require_host(ctx, lobby)
     taken = {s.user for s in lobby.seats}
     user = next(rows.ai_user(k) for k in range(1, MAX_PLAYERS + 2) if rows.ai_user(k) not in taken)
-    names = {s.name.casefold() for s in lobby.seats}
-    default = next(f"Bot {k}" for k in range(1, MAX_PLAYERS + 2) if f"bot {k}" not in names)
-    return await _seat(ctx, lobby, user, " ".join(args.until(())) or default)
+    return await _seat(ctx, lobby, user, " ".join(args.until(())) or _free_name(lobby, "Bot"))
 
 
 async def _seat(ctx: Context, lobby: Game, user: int, name: str) -> Replies:
@@ -272,7 +289,8 @@ async def cancel(ctx: Context, game: Game | None, args: Args) -> Replies:
     _require_host(ctx, game)
     async with ctx.db.transaction() as db:
         await rows.update_game(db, game.id, Status.CANCELLED)
-    return Replies(public=Message(f"Game #{game.id} was cancelled by {ctx.caller.name}."))
+    who = display(ctx.caller.name, "the host")
+    return Replies(public=Message(f"Game #{game.id} was cancelled by {who}."))
 
 
 async def _cancel_damaged(ctx: Context, wanted: int | None) -> Replies:

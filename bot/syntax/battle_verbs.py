@@ -12,12 +12,16 @@ from __future__ import annotations
 from bot.syntax import words as w
 from bot.syntax.game_verbs import DONE_RESOLVERS, FORMATTERS, formatter, game_verb
 from engine.battle.state import BattleStep
+from engine.battle.strike import MAX_STRIKE_NUMBER
 from engine.errors import IllegalManeuver, InvalidNotation, WrongPhase
 from engine.game import actions as a
 from engine.game import battle_actions as b
 from engine.game.battle_flow import battle_of
 from engine.game.state import GameState, Phase
 
+MAX_DICE = 99
+"""The most dice a strike command reads: above any Titan's Power and its modifiers
+(RULES §1.3, §9.3); the engine then allows only the dice of §9.5."""
 #: Steps where ``done`` passes a chance (to concede, summon or reinforce): ``Decline``.
 _CHANCES = frozenset(
     {
@@ -37,13 +41,13 @@ def _who(word: str) -> str:
     return w.hex_label(word) if w.is_hex(word) else w.character(word)
 
 
-def _number(opts: dict[str, list[str]], name: str, what: str) -> int | None:
+def _number(opts: dict[str, list[str]], name: str, what: str, most: int) -> int | None:
     if name not in opts:
         return None
     values = opts[name]
     if len(values) != 1:
         raise InvalidNotation(f"{name}: give exactly one {what}")
-    return w.number(values[0], what)
+    return w.number(values[0], what, least=1, most=most)
 
 
 @game_verb(
@@ -105,8 +109,9 @@ def _strike(args: w.Args, state: GameState, seat: int) -> a.Action:
     striker = w.hex_label(args.take("the striker's hex"))
     target = w.hex_label(args.take("the target's hex"))
     opts = args.options(("dice", "sn"))
-    dice = _number(opts, "dice", "number of dice")
-    return b.Strike(striker, target, dice, _number(opts, "sn", "strike number"))
+    dice = _number(opts, "dice", "number of dice", MAX_DICE)
+    strike_number = _number(opts, "sn", "strike number", MAX_STRIKE_NUMBER)
+    return b.Strike(striker, target, dice, strike_number)
 
 
 @formatter(b.Strike)
@@ -139,7 +144,7 @@ def _rangestrike(args: w.Args, state: GameState, seat: int) -> a.Action:
     striker = w.hex_label(args.take("the rangestriker's hex"))
     target = w.hex_label(args.take("the target's hex"))
     opts = args.options(("sn",))
-    return b.Rangestrike(striker, target, _number(opts, "sn", "strike number"))
+    return b.Rangestrike(striker, target, _number(opts, "sn", "strike number", MAX_STRIKE_NUMBER))
 
 
 @formatter(b.Rangestrike)

@@ -131,7 +131,7 @@ def _move(args: w.Args, state: GameState, seat: int) -> a.Action:
     legion = w.marker(args.take("the legion to move"))
     land = w.land(args.take("the land to move to"))
     opts = args.options(("side", "teleport", "lord"))
-    side = w.number(_one(opts, "side"), "side") if "side" in opts else None
+    side = w.number(_one(opts, "side"), "side", least=1, most=5) if "side" in opts else None
     kind = None
     if "teleport" in opts:
         word = _one(opts, "teleport").lower()
@@ -254,7 +254,7 @@ def _format_propose(action: a.Propose) -> str:
 def _accept(args: w.Args, state: GameState, seat: int) -> a.Action:
     if args.peek() is None and battle_of(state) is not None:
         return AcceptConcession()
-    number = w.number(args.take("the proposal's number").lstrip("#"), "proposal number")
+    number = w.number(args.take("the proposal's number").lstrip("#"), "proposal number", least=1)
     args.finish()
     return a.Accept(number)
 

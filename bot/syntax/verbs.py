@@ -12,7 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from enum import Enum
 
-from bot.syntax.words import Args, tokens
+from bot.syntax.words import Args, shown, tokens
 from engine.errors import InvalidNotation
 from engine.game.actions import Action
 from engine.game.state import GameState
@@ -82,7 +82,7 @@ def parse_command(text: str) -> Command:
         raise InvalidNotation("empty command: type `help` for the list of commands")
     name = _ALIASES.get(words[0].lower())
     if name is None:
-        raise InvalidNotation(f"unknown command {words[0]!r}: type `help` for the list")
+        raise InvalidNotation(f"unknown command {shown(words[0])}: type `help` for the list")
     return Command(name, tuple(words[1:]))
 
 

@@ -7,6 +7,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from bot.syntax import format_action, parse_command, to_action
+from bot.syntax.battle_verbs import MAX_DICE
+from engine.battle.strike import MAX_STRIKE_NUMBER
 from engine.battleland import LABELS
 from engine.characters import CHARACTERS
 from engine.errors import IllegalManeuver, InvalidNotation, WrongPhase
@@ -92,9 +94,22 @@ BATTLE_ACTIONS = st.one_of(
 )
 
 
+def _readable(number: int | None, most: int) -> bool:
+    return number is None or 1 <= number <= most
+
+
 @given(BATTLE_ACTIONS)
 def test_every_battle_action_is_written_as_a_command_that_reads_back(action):
-    assert read(format_action(action), battle_game(PLAINS)) == action
+    """Within the game's bounds (1 to 99 dice, strike numbers 1 to 6) the command reads
+    back; past them it is refused, naming the bounds."""
+    dice = action.dice if isinstance(action, b.Strike) else None
+    strike_number = getattr(action, "strike_number", None)
+    text = format_action(action)
+    if _readable(dice, MAX_DICE) and _readable(strike_number, MAX_STRIKE_NUMBER):
+        assert read(text, battle_game(PLAINS)) == action
+    else:
+        with pytest.raises(InvalidNotation, match=r"give 1 to (99|6)"):
+            read(text, battle_game(PLAINS))
 
 
 def test_done_ends_the_maneuver_and_the_strikes():

@@ -69,24 +69,25 @@ async def test_bad_player_counts(service):
 
 
 async def test_invited_users_take_their_seats_and_leaving_passes_the_host(service):
+    cat, dan = 700_000_000_000_000_003, 700_000_000_000_000_004  # Discord ids
     await say(service, ANN, "new")
-    assert not (await say(service, ANN, "add <@3> Cat")).error
-    assert not (await say(service, ANN, "add 4")).error
-    assert not (await say(service, CAT, "invitation accept")).error
-    assert not (await say(service, Caller(4, "Dora"), "join")).error  # joining accepts too
+    assert not (await say(service, ANN, f"add <@{cat}> Cat")).error
+    assert not (await say(service, ANN, f"add {dan}")).error
+    assert not (await say(service, Caller(cat, "Cat"), "invitation accept")).error
+    assert not (await say(service, Caller(dan, "Dora"), "join")).error  # joining accepts too
     game = await service.game_in(HERE.channel)
     assert [(s.seat, s.user, s.name) for s in game.seats] == [
         (0, 1, "Ann"),
-        (1, 3, "Cat"),
-        (2, 4, "Player 2"),
+        (1, cat, "Cat"),
+        (2, dan, "Player 2"),
     ]
     assert game.settings.invited == ()
     left = await say(service, ANN, "leave")
     assert "The host is Cat" in left.public.text
     game = await service.game_in(HERE.channel)
     assert [s.seat for s in game.seats] == [0, 1]
-    assert game.settings.host == 3
-    assert not (await say(service, CAT, "start")).error
+    assert game.settings.host == cat
+    assert not (await say(service, Caller(cat, "Cat"), "start")).error
 
 
 async def test_the_last_to_leave_closes_the_lobby(service):

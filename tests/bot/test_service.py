@@ -101,6 +101,7 @@ async def test_an_unexpected_error_is_logged_with_the_game_and_apologised(
     with caplog.at_level(logging.ERROR, logger="bot.service"):
         replies = await as_actor(service, "roll")
     assert replies.error and replies.ephemeral.text.startswith("Sorry, something went wrong")
+    assert replies.fault  # only the apology is marked so
     record = next(r for r in caplog.records if r.name == "bot.service")
     assert f"game {game.id}" in record.getMessage() and record.exc_info is not None
     assert dump(db_path) == before
@@ -108,6 +109,8 @@ async def test_an_unexpected_error_is_logged_with_the_game_and_apologised(
     seat = to_act(game.state)
     split = next(x for x in legal_actions(game.state, seat) if isinstance(x, a.Split))
     assert not (await as_actor(service, format_action(split))).error
+    refused = await as_actor(service, "roll now")
+    assert refused.error and not refused.fault
 
 
 async def test_a_split_is_public_by_height_and_private_by_contents(service):

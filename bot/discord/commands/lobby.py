@@ -8,6 +8,7 @@ from discord import app_commands
 from bot.discord import specs as s
 from bot.discord.host import TitanInteraction
 from bot.discord.runner import run_command
+from bot.names import clean
 
 ADD_AI = s.Spec("addai", (s.Word("name", many=True),))
 """``/titan lobby ai``: the lobby's ``addai`` command."""
@@ -51,7 +52,8 @@ class LobbyCommands(app_commands.Group, name="lobby", description="Open, join an
     async def add_seat(
         self, interaction: TitanInteraction, user: discord.User, name: str | None = None
     ) -> None:
-        await run_command(interaction, s.ADD, user=f"<@{user.id}>", name=name or user.display_name)
+        name = name or clean(user.display_name) or None  # None: the lobby's "Player N"
+        await run_command(interaction, s.ADD, user=f"<@{user.id}>", name=name)
 
     @app_commands.command(name="ai", description="Seat an AI player (the host)")
     @app_commands.describe(name="its name in the game (default: Bot 1, Bot 2, …)")
