@@ -20,11 +20,14 @@ class Place:
 
 @dataclass(frozen=True)
 class Caller:
-    """The user sending a command. ``organiser`` grants the host's powers (cancel, add, start)."""
+    """The user sending a command. ``organiser`` grants the host's powers (cancel, add,
+    start); ``on_behalf`` marks a command an organiser's tool gives for this user (it does
+    not count against the user's command rate)."""
 
     user: int
     name: str
     organiser: bool = False
+    on_behalf: bool = False
 
 
 @dataclass(frozen=True)

@@ -18,13 +18,14 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any
 
+from bot.legality import legal
 from bot.narration.table import listing, proposal_text
 from bot.syntax import FORMATTERS, format_action
 from engine.battle.state import BattleStep
 from engine.game import actions as a
 from engine.game import battle_actions as b
 from engine.game.battle_flow import battle_of
-from engine.game.legal import legal_actions, to_act
+from engine.game.legal import to_act
 from engine.game.state import GameState, Phase, Stage
 from engine.muster import FULL_HEIGHT
 
@@ -126,7 +127,7 @@ def public_offers(state: GameState) -> list[Offer]:
     asks = [ASKS[kind] for kind in _asks(state, seat)]
     direct = [
         offer(action)
-        for action in legal_actions(state, seat)
+        for action in legal(state, seat)
         if isinstance(action, PUBLIC)
         and not any(isinstance(action, ask.actions) for ask in asks)
         and not (isinstance(action, a.EndMovement) and action.keep)
@@ -173,7 +174,7 @@ def private_offers(state: GameState, seat: int, kind: str) -> list[Offer]:
     ask = ASKS[kind]
     return [
         offer(action)
-        for action in legal_actions(state, seat)
+        for action in legal(state, seat)
         if type(action) in FORMATTERS
         and not isinstance(action, NOT_OFFERED)
         and (not ask.actions or isinstance(action, (*ask.actions, a.Decline)))

@@ -206,8 +206,8 @@ class GameService:
 
     def _over_rate(self, caller: Caller) -> Replies | None:
         """Spend one of the caller's commands; a polite refusal when none is left (AI seats,
-        with ids below zero, are not counted)."""
-        if self._rate is None or caller.user < 0:
+        with ids below zero, and commands given on a user's behalf are not counted)."""
+        if self._rate is None or caller.user < 0 or caller.on_behalf:
             return None
         wait = self._rate.take(caller.user)
         if wait <= 0:

@@ -22,9 +22,9 @@ from bot.discord.components import choices_view
 from bot.discord.deliver import deliver_command
 from bot.discord.host import TitanInteraction, caller_of, place_of
 from bot.discord.specs import Spec, ambiguity, suggestions
+from bot.legality import legal
 from bot.offers import Offers, offer
 from bot.service import GameService
-from engine.game.legal import legal_actions
 from engine.game.state import GameState
 from engine.masterboard import land as land_of
 
@@ -62,7 +62,7 @@ async def _readings(
     seat = game.seat_of(user) if game is not None else None
     if game is None or game.state is None or seat is None:
         return None
-    meant = ambiguity(spec, legal_actions(game.state, seat), values)
+    meant = ambiguity(spec, legal(game.state, seat), values)
     if not meant:
         return None
     return choices_view(Offers(game.id, game.n, tuple(offer(action) for action in meant)))
@@ -94,7 +94,7 @@ async def _choices(
     if seat is None:
         return []
     values: dict[str, Any] = {name: value for name, value in interaction.namespace}
-    found = suggestions(spec, option, legal_actions(game.state, seat), values, current)
+    found = suggestions(spec, option, legal(game.state, seat), values, current)
     field = spec.word(option).field or ""
     return [app_commands.Choice(name=label(game.state, field, v), value=v) for v in found]
 

@@ -76,7 +76,7 @@ async def remove_player(
         game, seat = _seat_of(await _open_game(service, place.channel), user)
     except TitanError as exc:
         return Replies.refusal(str(exc))
-    player = Caller(user, game.name_of(seat))
+    player = Caller(user, game.name_of(seat), on_behalf=True)
     if game.state is None:
         replies = await service.submit(place, player, "leave")
     else:

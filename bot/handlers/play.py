@@ -13,6 +13,7 @@ from dataclasses import replace
 import aiosqlite
 
 from bot.context import Context
+from bot.legality import legal
 from bot.narration.battle_text import battle_picture
 from bot.narration.describe import contents_by_seat, own_legions_text, waiting_for
 from bot.narration.narrate import Names, narrate, private_events
@@ -25,7 +26,7 @@ from engine.errors import IllegalAction, NotYourTurn, WrongPhase
 from engine.game import actions as a
 from engine.game.apply import apply
 from engine.game.events import BattleBegun, Event, LegionContents
-from engine.game.legal import legal_actions, to_act
+from engine.game.legal import to_act
 from engine.game.state import GameState
 
 #: Actions any seated player may send at any time (the engine says when they take effect).
@@ -46,7 +47,7 @@ def check_turn(game: Game, state: GameState, seat: int, anytime: bool = False) -
     waiting, task = waiting_for(state)
     if waiting == seat or waiting is None:
         return
-    if any(not isinstance(x, ANYTIME) for x in legal_actions(state, seat)):
+    if any(not isinstance(x, ANYTIME) for x in legal(state, seat)):
         return
     raise NotYourTurn(f"it is not your turn: waiting for {game.name_of(waiting)} to {task}")
 

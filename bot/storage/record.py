@@ -15,6 +15,7 @@ import json
 import logging
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from functools import cached_property
 from typing import Any
 
 import aiosqlite
@@ -112,7 +113,7 @@ class Game:
     def id(self) -> int:
         return self.row.id
 
-    @property
+    @cached_property
     def settings(self) -> Settings:
         return Settings.from_json(self.row.settings)
 

@@ -217,3 +217,17 @@ async def test_computer_players_are_not_counted(limited):
         assert not (await service.submit(Place(5), host, text)).error, text
     async with service.db.reading() as db:
         assert await rows.action_count(db, 1) > 10  # the AI seats played on after the start
+
+
+async def test_an_organiser_removes_a_player_who_is_over_the_rate(limited):
+    from bot.discord.seats import remove_player
+
+    clock = Clock()
+    service = await limited(Limits(commands_per_minute=1, command_burst=2), clock)
+    await open_game(service, 5, 2)
+    leaver = caller(5, 1)
+    for _ in range(3):  # spend every command the player has, and one more
+        answered = await say(service, leaver, "status", 5)
+    assert RATE in refusal(answered)
+    removed = await remove_player(service, Place(5), BOSS, leaver.user)
+    assert not removed.error and removed.public is not None

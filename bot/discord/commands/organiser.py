@@ -8,6 +8,7 @@ from discord import app_commands
 from bot.discord.deliver import deliver_command
 from bot.discord.host import TitanInteraction, caller_of, place_of
 from bot.discord.seats import abort_game, export_game, remove_player, replace_player
+from bot.names import clean
 from bot.replies import Replies
 
 
@@ -36,7 +37,7 @@ class OrganiserCommands(
             player.id,
             substitute.id,
         )
-        await _deliver(interaction, replies, f"replace {player.display_name}")
+        await _deliver(interaction, replies, f"replace {clean(player.display_name) or player.id}")
 
     @app_commands.command(description="Remove a player (they withdraw from the game)")
     @app_commands.checks.has_permissions(manage_channels=True)
@@ -46,7 +47,7 @@ class OrganiserCommands(
         replies = await remove_player(
             service, place_of(interaction), caller_of(interaction), player.id
         )
-        await _deliver(interaction, replies, f"remove {player.display_name}")
+        await _deliver(interaction, replies, f"remove {clean(player.display_name) or player.id}")
 
     @app_commands.command(description="Abort this channel's game, started or not")
     @app_commands.describe(game="a damaged game's number (default: the channel's game)")
