@@ -6,8 +6,8 @@ the log's JSON form ``{"type": "Move", ...fields}``.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, fields, replace
+from typing import Any, TypeVar
 
 from engine.codec import decode, encode
 from engine.errors import InvalidNotation
@@ -18,6 +18,9 @@ from engine.movement import MoveKind
 @dataclass(frozen=True)
 class Action:
     """Base of every action."""
+
+
+A = TypeVar("A", bound=Action)
 
 
 # --- setup (RULES §1.6) -------------------------------------------------------------------
@@ -63,7 +66,8 @@ class Move(Action):
 
     ``kind`` picks a teleport (default: a normal move if one reaches ``land``, else the
     only teleport that does). ``entry_side`` is required when the move ends on an enemy
-    and several sides are possible (RULES §4.8). ``lord`` is the lord a teleport reveals.
+    and several sides are possible (RULES §4.8). ``lord`` is the lord a teleport reveals
+    (default: the least revealing, :mod:`engine.reveals`; a Titan teleport shows the Titan).
     """
 
     legion: str
@@ -142,7 +146,8 @@ class Summon(Action):
 
 @dataclass(frozen=True)
 class Reinforce(Action):
-    """Muster ``recruit`` into the defending legion, revealing ``revealed`` (RULES §6.6)."""
+    """Muster ``recruit`` into the defending legion, revealing ``revealed`` (RULES §6.6;
+    empty: the least revealing sufficient set, :mod:`engine.reveals`)."""
 
     recruit: str
     revealed: tuple[str, ...] = ()
@@ -163,7 +168,8 @@ class Decline(Action):
 # --- muster phase (RULES §6) ----------------------------------------------------------------
 @dataclass(frozen=True)
 class Muster(Action):
-    """Muster ``recruit`` into ``legion``, revealing ``revealed`` (default: the first way)."""
+    """Muster ``recruit`` into ``legion``, revealing ``revealed`` (default: the least
+    revealing sufficient set, :mod:`engine.reveals`)."""
 
     legion: str
     recruit: str
@@ -194,6 +200,29 @@ ACTION_TYPES: dict[str, type[Action]] = {
         Acquire, Decline, Muster, EndTurn, Withdraw, ExpireTimeLimit,
     )
 }  # fmt: skip
+
+
+#: The field that only says what an action reveals, where the rules leave the choice to the
+#: player (RULES §1.7: a teleport's lord §4.4, the recruiters §6.2). ``legal_actions`` lists
+#: each variant, least revealing first (:mod:`engine.reveals`).
+REVEAL_FIELDS: dict[type[Action], str] = {Move: "lord", Muster: "revealed", Reinforce: "revealed"}
+
+
+def apart_from_reveal(action: Action) -> tuple[object, ...]:
+    """The action's type and fields but its reveal field (:data:`REVEAL_FIELDS`): equal
+    for two actions that differ only in what they reveal."""
+    skip = REVEAL_FIELDS.get(type(action))
+    return (type(action), *(getattr(action, f.name) for f in fields(action) if f.name != skip))
+
+
+def with_default_reveal(action: A) -> A:
+    """``action`` with its reveal field (if any) at its default: what it shows left to the
+    engine, which shows the least (:mod:`engine.reveals`)."""
+    name = REVEAL_FIELDS.get(type(action))
+    if name is None:
+        return action
+    default = next(f.default for f in fields(action) if f.name == name)
+    return replace(action, **{name: default})
 
 
 def register(cls: type[Action]) -> type[Action]:

@@ -2,7 +2,8 @@
 
 Every action listed applies; :mod:`engine.game.legal` adds ``Withdraw``. Strikes are
 listed with every legal announcement (§9.5; the natural one with no values), rangestrikes
-with every strike number a clear path allows (errata 13.3).
+with every strike number a clear path allows (errata 13.3), reinforcements with every
+distinct set of recruiters, least revealing first (:mod:`engine.reveals`).
 """
 
 from __future__ import annotations
@@ -60,7 +61,8 @@ def _decisions(state: GameState, battle: Battle) -> list[a.Action]:
         return [*(a.Summon(donor, lord) for donor, lord in pairs), a.Decline()]
     if step is BattleStep.REINFORCE:
         options = reinforcement_options(battle, supplies(state))
-        return [*(a.Reinforce(o.recruit, o.recruiters[0]) for o in options), a.Decline()]
+        reveals = [a.Reinforce(o.recruit, way) for o in options for way in o.recruiters]
+        return [*reveals, a.Decline()]
     if step is BattleStep.MANEUVER:
         return _maneuvers(battle)
     if step in (BattleStep.STRIKE, BattleStep.COUNTERSTRIKE):

@@ -1,9 +1,12 @@
 """What each seat may do now: the one source the bot's choices are built from.
 
 :func:`legal_actions` lists concrete actions. Where a parameter is a free choice with no
-effect on legality (which free marker a split uses, or a teleport's revealed lord beyond
-one per kind) one representative is listed; :func:`~engine.game.apply.apply` accepts
-every legal variant.
+effect on legality (which free marker a split uses, the marker kept where split legions
+recombine) one representative is listed; :func:`~engine.game.apply.apply` accepts every
+legal variant. What a player reveals is listed in full: every distinct sufficient set of
+recruiters of a ``Muster`` or ``Reinforce`` and every distinct lord a tower teleport may
+show (an explicit ``lord``), least revealing first (:mod:`engine.reveals`); the engine's
+default for an action that does not say is the first listed.
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ from engine.game.outcome import (
 from engine.game.state import GameState, Legion, Phase, Proposal, Stage
 from engine.markers import COLOURS
 from engine.movement import MoveKind
+from engine.reveals import teleport_lords
 from engine.split import split_sizes
 
 
@@ -112,12 +116,18 @@ def _move_phase(state: GameState, seat: int) -> list[a.Action]:
         if has_moved(state, legion.marker):
             found.append(a.TakeBack(legion.marker))
             continue
+        lords = teleport_lords(legion.characters)
         for option in move_options(state, legion):
             kind = None if option.kind is MoveKind.NORMAL else option.kind
             sides = option.entry_sides if option.destination in enemy else (None,)
             if len(sides) == 1:
                 sides = (None,)
-            found += [a.Move(legion.marker, option.destination, kind, side) for side in sides]
+            shown = lords if option.kind is MoveKind.TOWER_TELEPORT else (None,)
+            found += [
+                a.Move(legion.marker, option.destination, kind, side, lord)
+                for side in sides
+                for lord in shown
+            ]
     if obligation_problem(state) is None:
         found.append(a.EndMovement())
     return found
@@ -167,7 +177,9 @@ def _aftermath(state: GameState, seat: int) -> list[a.Action]:
     if aftermath.may_summon:
         found += [a.Summon(donor, lord) for donor, lord in summon_donors(state)]
     elif aftermath.may_reinforce:
-        found += [a.Reinforce(recruit, ways[0]) for recruit, ways in reinforcements(state)]
+        found += [
+            a.Reinforce(recruit, way) for recruit, ways in reinforcements(state) for way in ways
+        ]
     else:
         found += [a.Acquire(lord) for lord in acquisition_options(state)]
     return [*found, a.Decline()]
@@ -177,5 +189,5 @@ def _muster_phase(state: GameState, seat: int) -> list[a.Action]:
     found: list[a.Action] = []
     for legion in sorted(state.legions_of(seat), key=lambda leg: leg.marker):
         for option in muster_choices(state, legion):
-            found.append(a.Muster(legion.marker, option.recruit, option.recruiters[0]))
+            found += [a.Muster(legion.marker, option.recruit, way) for way in option.recruiters]
     return [*found, a.EndTurn()]

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import replace
 
-from engine.characters import TITAN, character
+from engine.characters import TITAN
 from engine.errors import IllegalAction, IllegalMove
 from engine.game.actions import EndMovement, Move, Mulligan, TakeBack
 from engine.game.common import (
@@ -34,6 +34,7 @@ from engine.movement import (
     has_normal_move,
     legal_moves,
 )
+from engine.reveals import teleport_lords
 
 
 def move_context(state: GameState, legion: Legion) -> MoveContext:
@@ -87,14 +88,15 @@ def _kind_for(ctx: MoveContext, action: Move) -> MoveKind:
 
 
 def _teleport_lord(legion: Legion, kind: MoveKind, wanted: str | None) -> str | None:
-    """The lord a teleport reveals (RULES §4.4, §4.5); the Angel by default."""
+    """The lord a teleport reveals (RULES §4.4, §4.5): the Titan for a Titan teleport; for
+    a tower teleport ``wanted``, by default the least revealing of :func:`teleport_lords`."""
     if kind is MoveKind.NORMAL:
         return None
     if kind is MoveKind.TITAN_TELEPORT:
         return TITAN
-    lords = [c for c in legion.characters if character(c).is_lord]
+    lords = teleport_lords(legion.characters)
     if wanted is None:
-        return min(lords, key=lambda c: character(c).power)
+        return lords[0]
     if wanted not in lords:
         raise IllegalMove(f"{legion.marker} has no {wanted} to reveal for a teleport (RULES §4.4)")
     return wanted

@@ -32,6 +32,7 @@ from engine.game.state import GameState, Legion, MoveRecord, Options, Phase, Pla
 from engine.markers import COLOURS, colour, marker_colour
 from engine.masterboard import TOWERS, parse_land
 from engine.movement import MoveKind
+from engine.reveals import teleport_lords
 from engine.split import FIRST_TURN_HEIGHT
 
 FIELDS = (
@@ -308,9 +309,9 @@ def _move(state: GameState, text: str) -> MoveRecord:
         raise InvalidNotation(f"moves=: {marker} stands on {legion.land}, not {land}")
     kind = _KINDS[match["kind"]] if match["kind"] else MoveKind.NORMAL
     lord = character(match["lord"]).name if match["lord"] else None
-    lords = [c for c in (legion.characters if legion else ()) if character(c).is_lord]
+    lords = teleport_lords(legion.characters if legion else ())
     if kind is MoveKind.TOWER_TELEPORT and lord is None and lords:
-        lord = min(lords, key=lambda c: character(c).power)
+        lord = lords[0]
     elif kind is MoveKind.TITAN_TELEPORT:
         lord = TITAN
     side = int(match["side"]) if match["side"] else None
