@@ -35,6 +35,7 @@ MAX_OPTIONS = 25
 NOT_OFFERED: tuple[type[a.Action], ...] = (
     a.Withdraw,
     a.ExpireTimeLimit,
+    a.Reveal,
     a.Split,
     a.UndoSplit,
     a.Move,

@@ -236,6 +236,9 @@ ACCEPT_CONCESSION = _simple("accept")
 
 # --- the whole game and information ----------------------------------------------------------
 WITHDRAW, EXPIRE = _simple("withdraw"), _simple("expire")
+REVEAL = Spec(
+    "reveal", (Word("legion", "marker"), Word("characters", "characters", many=True)), (a.Reveal,)
+)
 LEGIONS, BOARD, STATUS = _simple("legions"), _simple("board"), _simple("status")
 LEGAL, HELP = _simple("legal"), _simple("help")
 HISTORY = Spec("history", (Word("count"),))

@@ -30,6 +30,8 @@ def _contents(e: ev.LegionContents, n: Names) -> str:
 
 @narrator(ev.Revealed)
 def _revealed(e: ev.Revealed, n: Names) -> str:
+    if e.reason == ev.SHOWN_BY_OWNER:
+        return f"{n.legion(e.marker)} shows: {listing(e.characters)}."
     return f"{n.legion(e.marker)} shows {listing(e.characters)} ({e.reason})."
 
 

@@ -1,10 +1,11 @@
 """The computer player's entry point: :func:`choose_action` (issue 7).
 
 It dispatches on the phase and the engagement's stage to the module that decides, and
-always answers with one of :func:`~engine.game.legal.legal_actions` (never ``Withdraw``),
-so that every phase ends and the game goes on. Where legal actions differ only in what
-they reveal (the recruiters of a muster, the lord of a teleport) it considers only the
-first, the least revealing one (RULES §1.7, :mod:`engine.reveals`).
+always answers with one of :func:`~engine.game.legal.legal_actions` (never ``Withdraw``,
+never a voluntary ``Reveal``), so that every phase ends and the game goes on. Where legal
+actions differ only in what they reveal (the recruiters of a muster, the lord of a
+teleport) it considers only the first, the least revealing one (RULES §1.7,
+:mod:`engine.reveals`).
 """
 
 from __future__ import annotations
@@ -28,13 +29,18 @@ def choose_action(state: GameState, seat: int) -> a.Action:
 
     Raises :class:`~engine.errors.IllegalAction` when ``seat`` has nothing to decide.
     """
-    legal = least_revealing(x for x in legal_actions(state, seat) if not isinstance(x, a.Withdraw))
+    legal = least_revealing(x for x in legal_actions(state, seat) if not isinstance(x, ANYTIME))
     if not legal:
         raise IllegalAction(f"seat {seat} has nothing to decide now")
     if len(legal) == 1:
         return legal[0]
     choice = _decide(state, seat, legal)
     return choice if choice in legal else _fallback(legal)
+
+
+#: Actions open at any time that the computer player never takes: it does not give up, and
+#: shows nothing it need not (RULES §1.7).
+ANYTIME = (a.Withdraw, a.Reveal)
 
 
 def least_revealing(actions: Iterable[a.Action]) -> list[a.Action]:

@@ -181,10 +181,19 @@ class EndTurn(Action):
     """End the muster phase and the turn."""
 
 
-# --- leaving the game (RULES §12.4, §12.6) ----------------------------------------------------
+# --- at any time: leaving the game, showing a legion (RULES §12.4, §12.6, §1.7) ---------------
 @dataclass(frozen=True)
 class Withdraw(Action):
     """Concede the game (taking effect when the rules allow, RULES §12.4)."""
+
+
+@dataclass(frozen=True)
+class Reveal(Action):
+    """Show ``marker``'s legion, or the ``characters`` of it named (None or empty: all of
+    it), to everyone (errata 4.5, RULES §1.7). Any time while the game is played."""
+
+    marker: str
+    characters: tuple[str, ...] | None = None
 
 
 @dataclass(frozen=True)
@@ -197,7 +206,7 @@ ACTION_TYPES: dict[str, type[Action]] = {
     for cls in (
         ChooseColour, Split, UndoSplit, Roll, Mulligan, Move, TakeBack, EndMovement,
         Engage, Flee, Propose, Accept, Concede, NoMoreProposals, Fight, Summon, Reinforce,
-        Acquire, Decline, Muster, EndTurn, Withdraw, ExpireTimeLimit,
+        Acquire, Decline, Muster, EndTurn, Withdraw, Reveal, ExpireTimeLimit,
     )
 }  # fmt: skip
 

@@ -7,7 +7,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import replace
 
 from engine.errors import NotYourTurn, WrongPhase
-from engine.game.events import Event, LegionContents, Revealed
+from engine.game.events import GAME_OVER, Event, LegionContents, Revealed
 from engine.game.state import GameState, Legion, Phase
 
 Step = tuple[GameState, list[Event]]
@@ -78,7 +78,7 @@ def reveal_winners(state: GameState) -> list[Event]:
     """The winners' legions shown to everyone at the end of the game (RULES §1.7, SoP)."""
     winners = state.result.winners if state.result is not None else ()
     return [
-        Revealed(leg.marker, leg.characters, "game over")
+        Revealed(leg.marker, leg.characters, GAME_OVER)
         for leg in sorted(state.legions.values(), key=lambda leg: leg.marker)
         if leg.owner in winners
     ]

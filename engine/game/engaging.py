@@ -18,6 +18,7 @@ from engine.game.actions import Accept, Concede, Engage, Fight, Flee, NoMoreProp
 from engine.game.common import Step, require_active, require_phase, sort_names
 from engine.game.elimination import value_of
 from engine.game.events import (
+    ENGAGEMENT,
     EngagementBegun,
     EngagementConceded,
     Event,
@@ -53,8 +54,8 @@ def engage(state: GameState, seat: int, action: Engage) -> Step:
     both = frozenset({seat, defender.owner})
     events: list[Event] = [
         EngagementBegun(action.land, attacker.marker, defender.marker, entry_side),
-        Revealed(attacker.marker, attacker.characters, "engagement", audience=both),
-        Revealed(defender.marker, defender.characters, "engagement", audience=both),
+        Revealed(attacker.marker, attacker.characters, ENGAGEMENT, audience=both),
+        Revealed(defender.marker, defender.characters, ENGAGEMENT, audience=both),
     ]
     if state.player(defender.owner).withdrawing:
         state, more = concede_engagement(state, Side.DEFENDER)

@@ -47,9 +47,21 @@ class LegionContents(Event):
     characters: tuple[str, ...]
 
 
+#: Why a legion was shown (:class:`Revealed`): to the two engaged players (RULES §5.2), to
+#: everyone as a battle begins (§5.7), the winners' legions at the end (§12.5), or by its
+#: owner's choice (errata 4.5).
+ENGAGEMENT, BATTLE, GAME_OVER, SHOWN_BY_OWNER = (
+    "engagement",
+    "battle",
+    "game over",
+    "shown by its owner",
+)
+
+
 @dataclass(frozen=True)
 class Revealed(Event):
-    """Characters of a legion shown to the audience (RULES §1.7)."""
+    """Characters of a legion shown to the audience (RULES §1.7), for a ``reason`` of
+    :data:`ENGAGEMENT`, :data:`BATTLE`, :data:`GAME_OVER` or :data:`SHOWN_BY_OWNER`."""
 
     marker: str
     characters: tuple[str, ...]

@@ -6,7 +6,9 @@ recombine) one representative is listed; :func:`~engine.game.apply.apply` accept
 legal variant. What a player reveals is listed in full: every distinct sufficient set of
 recruiters of a ``Muster`` or ``Reinforce`` and every distinct lord a tower teleport may
 show (an explicit ``lord``), least revealing first (:mod:`engine.reveals`); the engine's
-default for an action that does not say is the first listed.
+default for an action that does not say is the first listed. Two actions are open to
+every seat at any time while the game is played: ``Withdraw``, and ``Reveal`` (showing a
+legion, errata 4.5), listed for whole legions only.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from engine.game.outcome import (
     reinforcements,
     summon_donors,
 )
+from engine.game.revealing import unrevealed
 from engine.game.state import GameState, Legion, Phase, Proposal, Stage
 from engine.markers import COLOURS
 from engine.movement import MoveKind
@@ -48,7 +51,15 @@ def legal_actions(state: GameState, seat: int) -> list[a.Action]:
         found += _engage_phase(state, seat)
     elif state.phase is Phase.MUSTER and seat == state.active:
         found += _muster_phase(state, seat)
-    return [*found, a.Withdraw()]
+    return [*found, *_reveals(state, seat), a.Withdraw()]
+
+
+def _reveals(state: GameState, seat: int) -> list[a.Action]:
+    """Showing a whole legion, for each of ``seat``'s legions with something not yet shown
+    to everyone (errata 4.5). Showing part of one is legal too but not listed: there are
+    too many parts (:func:`~engine.game.apply.apply` accepts each)."""
+    legions = sorted(state.legions_of(seat), key=lambda leg: leg.marker)
+    return [a.Reveal(leg.marker) for leg in legions if unrevealed(state, leg)]
 
 
 def to_act(state: GameState) -> int | None:

@@ -35,6 +35,8 @@ GAMES = ((40, 2, 5), (41, 3, 6), (42, 2, 7), (43, 3, 8))  # channel, players, ag
 ASK_EVERY = 7
 """Every so many actions each seat and a spectator ask the information commands."""
 SPECTATOR = 77
+SHOWING = 0.02
+"""How often the agent shows one of its legions to everyone (errata 4.5)."""
 
 
 def own_characters(states: Iterable[GameState], seat: int | None) -> set[str]:
@@ -147,7 +149,8 @@ async def check_game(
     for _ in range(LIMIT):
         seat = to_act(state)
         assert seat is not None
-        action = pick(legal_actions(state, seat), random.Random(f"{agent}:{game.n}"), True)
+        rng = random.Random(f"{agent}:{game.n}")
+        action = pick(legal_actions(state, seat), rng, True, showing=SHOWING)
         after, events = apply(state, seat, action)
         replies = await service.act(place, caller(channel, seat), action)
         assert not replies.error, (action, replies.ephemeral)

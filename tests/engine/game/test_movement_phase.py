@@ -224,7 +224,9 @@ def test_errata_7_1_e15_no_legal_move_means_no_move():
         f"{legions} Rd01@200:Titan Rd02@400:Troll Rd03@600:Troll | turn=Bk phase=move roll=4 "
         "out=Bu,Br"
     )
-    assert legal_actions(state, 0) == [a.EndMovement(), a.Withdraw()]
+    mine = [a.Reveal(m) for m in sorted(state.legions) if state.legions[m].owner == 0]
+    assert len(mine) == len(lands)
+    assert legal_actions(state, 0) == [a.EndMovement(), *mine, a.Withdraw()]
     state, events = act(state, 0, a.EndMovement())
     assert state.phase is Phase.MUSTER and of_type(events, MovementEnded) == [MovementEnded(())]
 
