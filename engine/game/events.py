@@ -228,8 +228,17 @@ class CharactersReturned(Event):
     dead: tuple[str, ...]
 
 
+#: Why a player left the game (:class:`PlayerEliminated`): his Titan was slain or its
+#: legion eliminated (RULES §12.1), or he conceded the game (§12.4), the Titan's legion
+#: included when it was in the engagement he conceded.
+TITAN_LOST, WITHDREW = "Titan lost", "withdrew"
+
+
 @dataclass(frozen=True)
 class PlayerEliminated(Event):
+    """``seat`` is out of the game; ``by`` is his eliminator (RULES §12.2), if any;
+    ``reason`` is :data:`TITAN_LOST` or :data:`WITHDREW`."""
+
     seat: int
     by: int | None
     reason: str

@@ -65,10 +65,15 @@ def _concede(state: GameState, role: Side) -> Step:
 
 
 def withdraw_now(state: GameState, seat: int) -> Step:
-    """Withdraw ``seat`` at once: concede its engagement, then leave (RULES §12.4)."""
+    """Withdraw ``seat`` at once: concede its engagement, then leave (RULES §12.4).
+
+    The player is marked withdrawing first, so that his elimination, whether by the
+    concession of his Titan's legion or afterwards, is told as a withdrawal.
+    """
     from engine.game.outcome import continue_aftermath
     from engine.game.turns import finish_turn
 
+    state = state.with_player(replace(state.player(seat), withdrawing=True))
     engagement = state.engagement
     events: list[Event] = []
     if engagement is not None and engagement.stage is not Stage.AFTERMATH:

@@ -11,6 +11,8 @@ from engine.battle.position import Side
 from engine.errors import IllegalAction
 from engine.game import actions as a
 from engine.game.events import (
+    TITAN_LOST,
+    WITHDREW,
     EngagementConceded,
     GameOver,
     MarkersInherited,
@@ -40,7 +42,7 @@ def test_errata_20_4_9_4_19_4_e21_defending_titan_legion_withdraws():
     state, _ = act(state, 0, a.Engage(41))
     state, events = act(state, 2, a.Withdraw())
     assert points(events) == [(0, 36), (0, 16)]
-    assert of_type(events, PlayerEliminated) == [PlayerEliminated(2, 0, "Titan lost")]
+    assert of_type(events, PlayerEliminated) == [PlayerEliminated(2, 0, WITHDREW)]
     assert of_type(events, MarkersInherited)[0].seat == 0
     assert "Rd12" in state.player(0).markers and not list(state.legions_of(2))
     assert_conserved(state)
@@ -175,7 +177,7 @@ def test_rule_12_4_withdrawing_on_ones_own_turn():
     state = pos("Bk01@100:Titan,Ogre Bk02@5:Troll Rd01@600:Titan Gd01@300:Titan | turn=Bk")
     state, events = act(state, 0, a.Withdraw())
     assert state.player(0).eliminated and not points(events)
-    assert of_type(events, PlayerEliminated) == [PlayerEliminated(0, None, "Titan lost")]
+    assert of_type(events, PlayerEliminated) == [PlayerEliminated(0, None, WITHDREW)]
     assert state.active == 2 and state.phase is Phase.SPLIT
     assert state.dead == {"Ogre": 1, "Titan": 1, "Troll": 1}
 
@@ -295,3 +297,34 @@ def test_errata_20_4_a_withdrawing_winner_gives_up_his_rights():
     assert events[0] == WithdrawalQueued(2)
     assert state.engagement is None and state.phase is Phase.MUSTER
     assert state.legion("Rd01").characters == ("Ogre", "Ogre")
+
+
+# --- a withdrawal is told as a withdrawal (RULES §12.1, §12.4) ---------------------------------
+def test_rule_12_4_a_queued_withdrawal_is_a_withdrawal_when_it_takes_effect():
+    state = pos("Bk01@100:Titan,Ogre Rd01@600:Titan Gd01@300:Titan | turn=Bk phase=muster")
+    state, _ = act(state, 2, a.Withdraw())
+    state, events = act(state, 0, a.EndTurn())  # Red's turn begins: he leaves
+    assert of_type(events, PlayerEliminated) == [PlayerEliminated(2, None, WITHDREW)]
+
+
+def test_rule_12_4_a_queued_withdrawer_attacked_with_his_titan_withdraws():
+    """The Titan's legion concedes when attacked; the attacker is the eliminator."""
+    state = pos(
+        "Bk01@41:Titan,Troll Rd01@41:Titan,Ogre Rd02@600:Troll Gd01@300:Titan | turn=Bk "
+        "phase=move roll=1 moves=Bk01:40>41 towers=Bk:100,Gd:300,Rd:600"
+    )
+    state, _ = act(state, 2, a.Withdraw())
+    state, _ = act(state, 0, a.EndMovement())
+    state, events = act(state, 0, a.Engage(41))
+    assert of_type(events, PlayerEliminated) == [PlayerEliminated(2, 0, WITHDREW)]
+
+
+def test_rule_12_1_a_titan_lost_in_an_agreement_is_not_a_withdrawal():
+    state = pos(
+        "Bk01@41:Titan,Troll Rd01@41:Titan,Ogre Gd01@300:Titan | turn=Bk phase=engage "
+        "towers=Bk:100,Gd:300,Rd:600"
+    )
+    state, _ = act(state, 0, a.Engage(41))
+    state, _ = act(state, 2, a.Propose((Proposal(DEF),)))
+    state, events = act(state, 0, a.Accept(1))
+    assert of_type(events, PlayerEliminated) == [PlayerEliminated(2, 0, TITAN_LOST)]
