@@ -10,16 +10,20 @@ from engine.game.actions import Withdraw
 from engine.game.common import Step
 from engine.game.elimination import check_game_over, eliminate_players
 from engine.game.events import CharactersReturned, Event, WithdrawalQueued
+from engine.game.setup import withdraw_at_setup
 from engine.game.state import GameState, Phase, Stage
 
 
 def withdraw(state: GameState, seat: int, action: Withdraw) -> Step:
-    """Concede the game now if the rules allow, otherwise queue it (RULES §12.4)."""
-    if state.result is not None or state.phase is Phase.COLOURS:
-        raise WrongPhase("you can withdraw only while the game is being played")
+    """Concede the game now if the rules allow, otherwise queue it (RULES §12.4); while
+    the colours are chosen, at once (:func:`~engine.game.setup.withdraw_at_setup`)."""
+    if state.result is not None:
+        raise WrongPhase("the game is over")
     player = state.player(seat)
     if player.eliminated:
         raise WrongPhase("you are out of the game already")
+    if state.phase is Phase.COLOURS:
+        return withdraw_at_setup(state, seat)
     if seat == state.active:
         return withdraw_now(state, seat)
     engagement = state.engagement

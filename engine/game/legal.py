@@ -41,7 +41,7 @@ def legal_actions(state: GameState, seat: int) -> list[a.Action]:
     if state.result is not None or state.player(seat).eliminated:
         return []
     if state.phase is Phase.COLOURS:
-        return _colours(state, seat)
+        return [*_colours(state, seat), a.Withdraw()]
     found: list[a.Action] = []
     if state.phase is Phase.SPLIT and seat == state.active:
         found += _split_phase(state, seat)

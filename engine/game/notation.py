@@ -10,8 +10,10 @@ a roll, else split), ``roll``, ``first=yes|no`` (default: yes iff the mover hold
 ``mulligan=yes``, ``splits=Bk03<Bk01``, ``moves=Bk01:100>41/5,Bk02:100>3+tower(Angel)``
 (``Bk01`` alone: a loop), ``summoned=yes``, ``mustered=Bk01``, ``scores=Bk:120``,
 ``dead=Troll*2``, ``out=Gd``, ``withdrawing=Rd``, ``inherited=Rd:Gd+Bu`` (markers held),
-``towers=Bk:600``, ``players=Rd,Bk`` (seat order; default the colour order), ``final=3``
-(errata 21.1), ``winners=Bk``, ``options=record_keeping,time_limit``.
+``towers=Bk:600``, ``players=Rd,Bk`` (seat order; default the colour order; ``-300`` is a
+seat that withdrew while the colours were chosen, with no colour, in tower 300),
+``final=3`` (errata 21.1), ``winners=Bk``, ``options=record_keeping,time_limit`` (the
+options that are on or off).
 
 Towers default to the lowest Tower a player stands on, else the lowest free one; the
 caretaker holds what is neither on the board nor dead; the dice are ``Dice(0)``. In the
@@ -49,6 +51,10 @@ _MOVE = re.compile(
     r"(?:\+(?P<kind>tower|titan)(?:\((?P<lord>\w+)\))?)?$"
 )
 _KINDS = {"tower": MoveKind.TOWER_TELEPORT, "titan": MoveKind.TITAN_TELEPORT}
+#: A seat with no colour: it withdrew while the colours were chosen (``-300``: its tower).
+_COLOURLESS = re.compile(r"^-(?P<tower>\d+)$")
+#: The options written in ``options=``: those that are on or off.
+_FLAGS = tuple(f.name for f in fields(Options) if f.type == "bool")
 _ORDER = [c.abbrev for c in COLOURS]
 _YES = {"yes": True, "no": False}
 
@@ -92,6 +98,11 @@ class _Legion:
 
 def _colour(text: str) -> str:
     return colour(text).abbrev
+
+
+def _seat(text: str) -> str:
+    """A seat of ``players=``: a colour's abbreviation, or ``-TOWER`` for a colourless one."""
+    return text if _COLOURLESS.match(text) else _colour(text)
 
 
 def parse_characters(text: str) -> tuple[str, ...]:
@@ -146,7 +157,7 @@ def _parse_legion(text: str) -> _Legion:
 def _seat_order(legions: list[_Legion], header: _Header) -> list[str]:
     named = {leg.owner for leg in legions} | set(header.pairs("scores"))
     named |= {_colour(c) for c in header.list("out") + header.list("turn")}
-    order = [_colour(c) for c in header.list("players")] or sorted(named, key=_ORDER.index)
+    order = [_seat(c) for c in header.list("players")] or sorted(named, key=_ORDER.index)
     if named - set(order) or len(set(order)) != len(order):
         raise InvalidNotation(f"players= must list each player once: {', '.join(sorted(named))}")
     others = header.list("withdrawing") + header.list("winners")
@@ -160,8 +171,13 @@ def _seat_order(legions: list[_Legion], header: _Header) -> list[str]:
 
 
 def _towers(order: list[str], legions: list[_Legion], given: dict[str, str]) -> dict[str, int]:
-    """Given towers, then the lowest Tower a player stands on, then the lowest free one."""
+    """Given towers (a colourless seat's in its name), then the lowest Tower a player stands
+    on, then the lowest free one."""
     towers = {abbrev: parse_land(land) for abbrev, land in given.items()}
+    for abbrev in order:
+        colourless = _COLOURLESS.match(abbrev)
+        if colourless:
+            towers[abbrev] = parse_land(colourless["tower"])
     for abbrev in [a for a in order if a not in towers]:
         standing = sorted(leg.land for leg in legions if leg.owner == abbrev)
         free = [t for t in standing if t in TOWERS and t not in towers.values()]
@@ -187,6 +203,9 @@ def _players(legions: list[_Legion], header: _Header) -> tuple[Player, ...]:
     mover, first = (header.list("turn") or [""])[0], header.flag("first")
     players = []
     for seat, abbrev in enumerate(order):
+        if _COLOURLESS.match(abbrev):
+            players.append(Player(seat, f"Seat {seat + 1}", towers[abbrev], eliminated=True))
+            continue
         held = [abbrev, *inherited.get(abbrev, [])]
         held += [marker_colour(leg.marker).abbrev for leg in legions if leg.owner == abbrev]
         held = list(dict.fromkeys(held))
@@ -229,7 +248,7 @@ def _caretaker(legions: Iterable[Legion], dead: Counter[str]) -> dict[str, int]:
 
 def _build(parsed: list[_Legion], header: _Header) -> GameState:
     players = _players(parsed, header)
-    seat = {_colour(p.colour or ""): p.seat for p in players}
+    seat = {_colour(p.colour): p.seat for p in players if p.colour}
     legions = {
         leg.marker: Legion(leg.marker, seat[leg.owner], leg.land, leg.characters, leg.revealed)
         for leg in parsed
@@ -240,8 +259,8 @@ def _build(parsed: list[_Legion], header: _Header) -> GameState:
     active = seat[_colour(turn[0])] if turn else max(living or players, key=lambda p: p.tower).seat
     winners = tuple(seat[_colour(c)] for c in header.list("winners"))
     options = set(header.list("options"))
-    if options - {f.name for f in fields(Options)}:
-        raise InvalidNotation(f"options= are {', '.join(f.name for f in fields(Options))}")
+    if options - set(_FLAGS):
+        raise InvalidNotation(f"options= are {', '.join(_FLAGS)}")
     state = GameState(
         options=Options(**{name: True for name in options}),
         dice=Dice(0),
@@ -332,8 +351,15 @@ def _engaged_loops(state: GameState, listed: set[str]) -> list[MoveRecord]:
 
 # --- formatting --------------------------------------------------------------------------
 def format_position(state: GameState) -> str:
-    """The canonical one-line notation of ``state``'s masterboard position."""
-    abbrev = [_colour(p.colour or "?") for p in state.players]
+    """The canonical one-line notation of ``state``'s masterboard position.
+
+    Raises :class:`InvalidNotation` while the mover or a winner has no colour: the
+    notation writes positions once the colours are chosen.
+    """
+    abbrev = [_colour(p.colour) if p.colour else f"-{p.tower}" for p in state.players]
+    named = [state.active, *(state.result.winners if state.result else ())]
+    if any(state.player(s).colour is None for s in named):
+        raise InvalidNotation("a position is written once its players have chosen colours")
     board = " ".join(
         _format_legion(leg, abbrev[leg.owner])
         for leg in sorted(state.legions.values(), key=lambda leg: leg.marker)
@@ -365,8 +391,11 @@ def _header_values(state: GameState, abbrev: list[str]) -> dict[str, str]:
         _Legion(leg.marker, abbrev[leg.owner], leg.land, ()) for leg in state.legions.values()
     ]
     default_towers = _towers(abbrev, parsed, {})
-    own = [[m for m in p.markers if m not in colour(abbrev[p.seat]).markers] for p in players]
-    options = [f.name for f in fields(Options) if getattr(state.options, f.name)]
+    own = [
+        [m for m in p.markers if p.colour and m not in colour(p.colour).markers] for p in players
+    ]
+    options = [name for name in _FLAGS if getattr(state.options, name)]
+    coloured = [p for p in players if p.colour]
     return {
         "turn": abbrev[state.active],
         "phase": state.phase.value,
@@ -379,7 +408,7 @@ def _header_values(state: GameState, abbrev: list[str]) -> dict[str, str]:
         "mustered": ",".join(sorted(turn.mustered)),
         "scores": ",".join(f"{abbrev[p.seat]}:{p.score}" for p in players if p.score),
         "dead": format_characters(Counter(state.dead).elements()),
-        "out": ",".join(abbrev[p.seat] for p in players if p.eliminated),
+        "out": ",".join(abbrev[p.seat] for p in coloured if p.eliminated),
         "withdrawing": ",".join(abbrev[p.seat] for p in players if p.withdrawing),
         "inherited": ",".join(
             f"{abbrev[p.seat]}:" + "+".join(dict.fromkeys(m[:2] for m in own[p.seat]))
@@ -388,8 +417,10 @@ def _header_values(state: GameState, abbrev: list[str]) -> dict[str, str]:
         ),
         "towers": ""
         if all(default_towers[abbrev[p.seat]] == p.tower for p in players)
-        else ",".join(f"{abbrev[p.seat]}:{p.tower}" for p in players),
-        "players": "" if abbrev == sorted(abbrev, key=_ORDER.index) else ",".join(abbrev),
+        else ",".join(f"{abbrev[p.seat]}:{p.tower}" for p in coloured),
+        "players": ""
+        if len(coloured) == len(players) and abbrev == sorted(abbrev, key=_ORDER.index)
+        else ",".join(abbrev),
         "final": "" if state.final_turns is None else str(state.final_turns),
         "winners": ",".join(abbrev[s] for s in state.result.winners) if state.result else "",
         "options": ",".join(options),

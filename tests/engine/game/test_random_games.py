@@ -1,8 +1,8 @@
 """Random legal playouts: 200 complete games keep every invariant (STYLE: property tests).
 
 A seeded agent picks only among ``legal_actions`` (weighted by kind so games are long and
-varied; withdrawals, the time limit and players showing their legions, in whole or in
-part and out of turn, are exercised now and then). After every action:
+varied; withdrawals, while the colours are chosen too, the time limit and players showing
+their legions, in whole or in part and out of turn, are exercised now and then). After every action:
 counters conserved, legion heights, markers, no shared lands after movement, scores never
 fall, someone to act with a legal choice, no event leaking hidden contents. Every
 ``EXPENSIVE`` actions and at the end: views of every seat for leaks, every legal action
@@ -66,8 +66,11 @@ class Agent:
         expire = state.options.time_limit and state.final_turns is None
         if expire and state.turn.number >= self.expire_at and state.phase is not Phase.COLOURS:
             return rng.randrange(len(state.players)), a.ExpireTimeLimit()
-        if state.phase is not Phase.COLOURS and rng.random() < 0.003:
-            living = state.living_seats()
+        living = state.living_seats()
+        if state.phase is Phase.COLOURS:
+            if len(living) > 2 and rng.random() < 0.05:  # the game goes on without him
+                return rng.choice(living), a.Withdraw()
+        elif rng.random() < 0.003:
             return (seat if rng.random() < 0.5 else rng.choice(living)), a.Withdraw()
         if rng.random() < 0.005:
             shown = self._show(state)
@@ -233,7 +236,7 @@ def play_game(seed: int) -> tuple[GameState, list[tuple[int, a.Action]]]:
         check_scores(state, after, events)
         knowledge.check_events(state, after, events)
         knowledge.follow(state, after, events)
-        record(events, action)
+        record(events, action, state)
         state = after
         if step % EXPENSIVE == 0:
             check_expensive(state, knowledge)
@@ -245,8 +248,10 @@ def play_game(seed: int) -> tuple[GameState, list[tuple[int, a.Action]]]:
     return state, log
 
 
-def record(events: list[Event], action: a.Action) -> None:
+def record(events: list[Event], action: a.Action, before: GameState) -> None:
     SEEN[type(action).__name__] += 1
+    if isinstance(action, a.Withdraw) and before.phase is Phase.COLOURS:
+        SEEN["withdrawn before play"] += 1
     for event in events:
         SEEN[type(event).__name__] += 1
         json.dumps(event_to_json(event))
@@ -272,6 +277,6 @@ def test_random_games_cover_the_game():
         "Split", "UndoSplit", "Mulligan", "TakeBack", "Recombined", "Flee", "Accept", "Concede",
         "Fight", "Summon", "Reinforce", "Acquire", "Muster", "Withdraw", "WithdrawalQueued",
         "MarkersInherited", "TimeLimitExpired", "LordAcquired", "CharactersReturned",
-        "Reveal",
+        "Reveal", "withdrawn before play",
     }  # fmt: skip
     assert not wanted - set(SEEN), f"never seen: {sorted(wanted - set(SEEN))}"
