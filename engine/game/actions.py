@@ -88,7 +88,8 @@ class TakeBack(Action):
 class EndMovement(Action):
     """End the movement phase; legions still sharing a land recombine (RULES §3.4).
 
-    ``keep`` names the marker to keep where no original marker is present.
+    ``keep`` names the marker to keep where no original marker is present (at most one
+    per such land; default: the lowest).
     """
 
     keep: tuple[str, ...] = ()

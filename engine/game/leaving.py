@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from engine.battle.position import Side
-from engine.errors import WrongPhase
+from engine.errors import IllegalAction, WrongPhase
 from engine.game.actions import Withdraw
 from engine.game.common import Step
 from engine.game.elimination import check_game_over, eliminate_players
@@ -24,6 +24,11 @@ def withdraw(state: GameState, seat: int, action: Withdraw) -> Step:
         raise WrongPhase("you are out of the game already")
     if state.phase is Phase.COLOURS:
         return withdraw_at_setup(state, seat)
+    if player.withdrawing:
+        raise IllegalAction(
+            "your withdrawal is already queued: it takes effect when your turn begins, or "
+            "at once when your Titan's legion is attacked (RULES §12.4)"
+        )
     if seat == state.active:
         return withdraw_now(state, seat)
     engagement = state.engagement

@@ -7,8 +7,8 @@ legal variant. What a player reveals is listed in full: every distinct sufficien
 recruiters of a ``Muster`` or ``Reinforce`` and every distinct lord a tower teleport may
 show (an explicit ``lord``), least revealing first (:mod:`engine.reveals`); the engine's
 default for an action that does not say is the first listed. Two actions are open to
-every seat at any time while the game is played: ``Withdraw``, and ``Reveal`` (showing a
-legion, errata 4.5), listed for whole legions only.
+every seat at any time while the game is played: ``Withdraw`` (until it is queued), and
+``Reveal`` (showing a legion, errata 4.5), listed for whole legions only.
 """
 
 from __future__ import annotations
@@ -51,7 +51,8 @@ def legal_actions(state: GameState, seat: int) -> list[a.Action]:
         found += _engage_phase(state, seat)
     elif state.phase is Phase.MUSTER and seat == state.active:
         found += _muster_phase(state, seat)
-    return [*found, *_reveals(state, seat), a.Withdraw()]
+    withdraw = [] if state.player(seat).withdrawing else [a.Withdraw()]
+    return [*found, *_reveals(state, seat), *withdraw]
 
 
 def _reveals(state: GameState, seat: int) -> list[a.Action]:

@@ -175,12 +175,44 @@ def end_movement(state: GameState, seat: int, action: EndMovement) -> Step:
     problem = obligation_problem(state)
     if problem:
         raise IllegalMove(problem)
+    _check_keep(state, seat, action.keep)
     state, events = _recombine(state, seat, action.keep)
     moved = frozenset(m.marker for m in state.turn.moves)
     engagements = pending_engagements(state)
     phase = Phase.ENGAGE if engagements else Phase.MUSTER
     state = replace(state, phase=phase, turn=replace(state.turn, moved=moved))
     return state, [*events, MovementEnded(engagements)]
+
+
+def _check_keep(state: GameState, seat: int, keep: tuple[str, ...]) -> None:
+    """``keep`` names, once, at most one marker per land where legions of the mover
+    recombine, and only where no original marker is there to stay (RULES §3.4); raises
+    :class:`IllegalMove` naming the marker otherwise."""
+    by_land: dict[int, list[str]] = defaultdict(list)
+    for leg in state.legions_of(seat):
+        by_land[leg.land].append(leg.marker)
+    named: dict[int, str] = {}
+    for marker in keep:
+        legion = state.legions.get(marker)
+        if legion is None or legion.owner != seat:
+            raise IllegalMove(f"keep {marker}: it is not one of your legions")
+        together = sorted(by_land[legion.land])
+        if len(together) < 2:
+            raise IllegalMove(f"keep {marker}: no other legion of yours recombines with it")
+        if legion.land in named:
+            first = named[legion.land]
+            if first == marker:
+                raise IllegalMove(f"keep {marker}: named twice")
+            raise IllegalMove(
+                f"keep one marker in {legion.land}, not both {first} and {marker} (RULES §3.4)"
+            )
+        named[legion.land] = marker
+        originals = [m for m in together if m not in state.turn.split_parents]
+        if originals and marker != originals[0]:
+            raise IllegalMove(
+                f"keep {marker}: the original marker {originals[0]} stays in {legion.land} "
+                "(RULES §3.4)"
+            )
 
 
 def _recombine(state: GameState, seat: int, keep: tuple[str, ...]) -> Step:

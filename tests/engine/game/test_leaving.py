@@ -328,3 +328,12 @@ def test_rule_12_1_a_titan_lost_in_an_agreement_is_not_a_withdrawal():
     state, _ = act(state, 2, a.Propose((Proposal(DEF),)))
     state, events = act(state, 0, a.Accept(1))
     assert of_type(events, PlayerEliminated) == [PlayerEliminated(2, 0, TITAN_LOST)]
+
+
+def test_rule_12_4_a_queued_withdrawal_is_not_queued_twice():
+    state = pos("Bk01@100:Titan,Ogre Rd01@600:Titan Gd01@300:Titan | turn=Bk")
+    assert a.Withdraw() in legal_actions(state, 2)
+    state, _ = act(state, 2, a.Withdraw())
+    assert a.Withdraw() not in legal_actions(state, 2)
+    with pytest.raises(IllegalAction, match="your withdrawal is already queued"):
+        act(state, 2, a.Withdraw())
