@@ -17,6 +17,7 @@ from engine.battle.turn import reinforcement_options, summon_options
 from engine.game import actions as a
 from engine.game import battle_actions as b
 from engine.game.battle_flow import battle_of, supplies
+from engine.game.common import take_backs_left
 from engine.game.outcome import owner_of
 from engine.game.state import GameState
 
@@ -64,7 +65,7 @@ def _decisions(state: GameState, battle: Battle) -> list[a.Action]:
         reveals = [a.Reinforce(o.recruit, way) for o in options for way in o.recruiters]
         return [*reveals, a.Decline()]
     if step is BattleStep.MANEUVER:
-        return _maneuvers(battle)
+        return _maneuvers(battle, take_backs_left(state, battle.take_backs))
     if step in (BattleStep.STRIKE, BattleStep.COUNTERSTRIKE):
         return _strikes(battle)
     if step in (
@@ -78,11 +79,12 @@ def _decisions(state: GameState, battle: Battle) -> list[a.Action]:
     return []
 
 
-def _maneuvers(battle: Battle) -> list[a.Action]:
+def _maneuvers(battle: Battle, may_take_back: bool) -> list[a.Action]:
     found: list[a.Action] = [
         b.Maneuver(who, to) for who, ends in destinations(battle).items() for to in sorted(ends)
     ]
-    found += [b.TakeBackManeuver(record.end) for record in battle.moves]
+    if may_take_back:
+        found += [b.TakeBackManeuver(record.end) for record in battle.moves]
     return [*found, b.EndManeuver()]
 
 

@@ -28,6 +28,21 @@ def require_active(state: GameState, seat: int) -> None:
         raise NotYourTurn(f"it is {state.player(state.active).name}'s turn, not yours")
 
 
+def take_backs_left(state: GameState, made: int) -> bool:
+    """Whether another take-back is allowed in a phase that has seen ``made`` of them
+    (the house limit ``Options.take_backs_per_phase``)."""
+    return made < state.options.take_backs_per_phase
+
+
+def take_back_limit(state: GameState) -> str:
+    """Why a take-back is refused once the phase has used up the house limit."""
+    limit = state.options.take_backs_per_phase
+    return (
+        f"no more take-backs this phase: this game allows {limit} a phase (a house limit; "
+        "errata 7.0 sets none), so go on from here"
+    )
+
+
 def own_legion(state: GameState, seat: int, marker: str) -> Legion:
     """``marker``'s legion if ``seat`` owns it, else :class:`NotYourTurn`."""
     legion = state.legion(marker)

@@ -19,6 +19,7 @@ from engine.battle.position import Side
 from engine.characters import character
 from engine.game import actions as a
 from engine.game.battle_legal import battle_actions, battle_seat
+from engine.game.common import take_backs_left
 from engine.game.moving import has_moved, move_options, obligation_problem, pending_engagements
 from engine.game.mustering import muster_choices
 from engine.game.outcome import (
@@ -112,7 +113,8 @@ def _split_phase(state: GameState, seat: int) -> list[a.Action]:
         for legion in sorted(state.legions_of(seat), key=lambda leg: leg.marker):
             found += splits_of(legion, first, free[0])
     parents = set(state.turn.split_parents.values())
-    found += [a.UndoSplit(child) for child in state.turn.split_parents if child not in parents]
+    if take_backs_left(state, state.turn.take_backs):
+        found += [a.UndoSplit(c) for c in state.turn.split_parents if c not in parents]
     if not (first and any(leg.height > 7 for leg in state.legions_of(seat))):
         found.append(a.Roll())
     return found
@@ -126,7 +128,8 @@ def _move_phase(state: GameState, seat: int) -> list[a.Action]:
     enemy = {leg.land for leg in state.legions.values() if leg.owner != seat}
     for legion in sorted(state.legions_of(seat), key=lambda leg: leg.marker):
         if has_moved(state, legion.marker):
-            found.append(a.TakeBack(legion.marker))
+            if take_backs_left(state, turn.take_backs):
+                found.append(a.TakeBack(legion.marker))
             continue
         lords = teleport_lords(legion.characters)
         for option in move_options(state, legion):

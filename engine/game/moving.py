@@ -16,6 +16,8 @@ from engine.game.common import (
     require_active,
     require_phase,
     sort_names,
+    take_back_limit,
+    take_backs_left,
 )
 from engine.game.events import (
     Event,
@@ -137,11 +139,13 @@ def take_back(state: GameState, seat: int, action: TakeBack) -> Step:
     index = next((i for i, m in enumerate(state.turn.moves) if m.marker == action.legion), None)
     if index is None:
         raise IllegalMove(f"{action.legion} has not moved this phase")
+    if not take_backs_left(state, state.turn.take_backs):
+        raise IllegalMove(take_back_limit(state))
     events: list[Event] = []
     for record in reversed(state.turn.moves[index:]):
         state = state.with_legion(replace(state.legion(record.marker), land=record.start))
         events.append(MoveTakenBack(record.marker, record.start))
-    turn = replace(state.turn, moves=state.turn.moves[:index])
+    turn = replace(state.turn, moves=state.turn.moves[:index], take_backs=state.turn.take_backs + 1)
     return replace(state, turn=turn), events
 
 
@@ -180,7 +184,7 @@ def end_movement(state: GameState, seat: int, action: EndMovement) -> Step:
     moved = frozenset(m.marker for m in state.turn.moves)
     engagements = pending_engagements(state)
     phase = Phase.ENGAGE if engagements else Phase.MUSTER
-    state = replace(state, phase=phase, turn=replace(state.turn, moved=moved))
+    state = replace(state, phase=phase, turn=replace(state.turn, moved=moved, take_backs=0))
     return state, [*events, MovementEnded(engagements)]
 
 

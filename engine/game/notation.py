@@ -8,12 +8,13 @@ everyone has seen (record keeping). After ``|`` come ``key=value`` fields (:data
 order): ``turn`` (mover's colour; default the highest tower), ``phase`` (default move with
 a roll, else split), ``roll``, ``first=yes|no`` (default: yes iff the mover holds 8),
 ``mulligan=yes``, ``splits=Bk03<Bk01``, ``moves=Bk01:100>41/5,Bk02:100>3+tower(Angel)``
-(``Bk01`` alone: a loop), ``summoned=yes``, ``mustered=Bk01``, ``scores=Bk:120``,
-``dead=Troll*2``, ``out=Gd``, ``withdrawing=Rd``, ``inherited=Rd:Gd+Bu`` (markers held),
-``towers=Bk:600``, ``players=Rd,Bk`` (seat order; default the colour order; ``-300`` is a
-seat that withdrew while the colours were chosen, with no colour, in tower 300),
-``final=3`` (errata 21.1), ``winners=Bk``, ``options=record_keeping,time_limit`` (the
-options that are on or off).
+(``Bk01`` alone: a loop), ``takebacks=2`` (take-backs made this phase, a house limit),
+``summoned=yes``, ``mustered=Bk01``, ``scores=Bk:120``, ``dead=Troll*2``, ``out=Gd``,
+``withdrawing=Rd``, ``inherited=Rd:Gd+Bu`` (markers held), ``towers=Bk:600``,
+``players=Rd,Bk`` (seat order; default the colour order; ``-300`` is a seat that withdrew
+while the colours were chosen, with no colour, in tower 300), ``final=3`` (errata 21.1),
+``winners=Bk``, ``options=record_keeping,time_limit`` (the options that are on or off;
+the take-back limit is not written).
 
 Towers default to the lowest Tower a player stands on, else the lowest free one; the
 caretaker holds what is neither on the board nor dead; the dice are ``Dice(0)``. In the
@@ -38,7 +39,8 @@ from engine.reveals import teleport_lords
 from engine.split import FIRST_TURN_HEIGHT
 
 FIELDS = (
-    "turn", "phase", "roll", "first", "mulligan", "splits", "moves", "summoned", "mustered",
+    "turn", "phase", "roll", "first", "mulligan", "splits", "moves", "takebacks", "summoned",
+    "mustered",
     "scores", "dead", "out", "withdrawing", "inherited", "towers", "players", "final",
     "winners", "options",
 )  # fmt: skip
@@ -308,6 +310,7 @@ def _turn(state: GameState, header: _Header) -> Turn:
         mulligan_used=bool(header.flag("mulligan")),
         split_parents=splits,
         moves=tuple(moves),
+        take_backs=header.number("takebacks") or 0,
         moved=frozenset(m.marker for m in moves) if after else frozenset(),
         summoned=bool(header.flag("summoned")),
         mustered=frozenset(header.list("mustered")),
@@ -404,6 +407,7 @@ def _header_values(state: GameState, abbrev: list[str]) -> dict[str, str]:
         "mulligan": "yes" if turn.mulligan_used else "",
         "splits": ",".join(f"{c}<{p}" for c, p in sorted(turn.split_parents.items())),
         "moves": ",".join(_format_move(m) for m in turn.moves),
+        "takebacks": str(turn.take_backs) if turn.take_backs else "",
         "summoned": "yes" if turn.summoned else "",
         "mustered": ",".join(sorted(turn.mustered)),
         "scores": ",".join(f"{abbrev[p.seat]}:{p.score}" for p in players if p.score),
