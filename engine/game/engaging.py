@@ -186,8 +186,10 @@ def engaged_players(state: GameState) -> frozenset[int]:
 
 
 def eliminators(slain: dict[Side, tuple[str, ...]]) -> dict[Side, Side | None]:
-    """For each side whose Titan died, who eliminated its player (RULES §12.2, §14 C10)."""
-    dead = {role for role in Side if TITAN in slain[role]}
+    """For each side whose Titan died, who eliminated its player (RULES §12.2, §14 C10), in
+    side order (a list, not a set: a set of sides iterates in an order that changes from
+    one process to the next, and so would the events of a replay)."""
+    dead = [role for role in Side if TITAN in slain[role]]
     return {role: (None if role.other in dead else role.other) for role in dead}
 
 

@@ -5,6 +5,10 @@ Errata 4.6, 9.4, 10.5, 19.4, 20.1, 20.4, 21.1; RULES §13 E20, E21, V10; §14 C1
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+
 import pytest
 
 from engine.battle.position import Side
@@ -337,3 +341,34 @@ def test_rule_12_4_a_queued_withdrawal_is_not_queued_twice():
     assert a.Withdraw() not in legal_actions(state, 2)
     with pytest.raises(IllegalAction, match="your withdrawal is already queued"):
         act(state, 2, a.Withdraw())
+
+
+MUTUAL_TITANS = """
+from engine.game import actions as a
+from engine.game.apply import apply
+from engine.game.events import PlayerEliminated
+from engine.game.notation import parse_position
+from engine.game.state import Proposal
+
+state = parse_position("Bk01@41:Titan Rd01@41:Titan Gd01@300:Titan | turn=Bk phase=engage")
+state, _ = apply(state, 0, a.Engage(41))
+state, _ = apply(state, 2, a.Propose((Proposal(None),)))
+state, events = apply(state, 0, a.Accept(1))
+print([e.seat for e in events if isinstance(e, PlayerEliminated)])
+"""
+
+
+def test_rule_14_c10_both_titans_fall_in_the_same_order_in_every_process():
+    """A replay must tell the same events wherever it runs (string hashing differs between
+    processes): the attacker's player leaves first."""
+    told = {
+        subprocess.run(
+            [sys.executable, "-c", MUTUAL_TITANS],
+            env={**os.environ, "PYTHONHASHSEED": str(seed)},
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
+        for seed in range(6)
+    }
+    assert told == {"[0, 2]\n"}
