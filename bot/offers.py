@@ -105,6 +105,7 @@ PUBLIC: tuple[type[a.Action], ...] = (
 NOT_OFFERED: tuple[type[a.Action], ...] = (
     a.Withdraw,
     a.ExpireTimeLimit,
+    a.Reveal,
     a.Split,
     a.UndoSplit,
     a.Move,

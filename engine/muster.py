@@ -2,10 +2,12 @@
 
 The trees come from ``engine/data/recruits.toml`` and are checked at load time. A legion
 qualifies for a recruit in one or more ways; :func:`muster_options` lists every way as a
-minimal set of characters to reveal (rule 18.4), and :func:`check_muster` validates a
-player's choice. Qualification ignores the legion's height; eligibility (height ≤ 6,
-moved this turn, not yet mustered) is the caller's, except that :func:`can_muster` and
-:func:`check_muster` refuse a full legion (RULES §6.1).
+minimal set of characters to reveal (rule 18.4), in the trees' order, and
+:func:`in_reveal_order` puts them least revealing first (:mod:`engine.reveals`), the order
+the game offers them in; :func:`check_muster` validates a player's choice. Qualification
+ignores the legion's height; eligibility (height ≤ 6, moved this turn, not yet mustered) is
+the caller's, except that :func:`can_muster` and :func:`check_muster` refuse a full legion
+(RULES §6.1).
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from engine.characters import CHARACTERS, Kind, character
 from engine.data import load
 from engine.errors import DataError, IllegalMuster, InvalidNotation
 from engine.masterboard import TERRAINS, TOWER
+from engine.reveals import least_revealing_first
 
 #: A full legion (RULES §0.2): it can neither muster nor be added to.
 FULL_HEIGHT = 7
@@ -224,6 +227,11 @@ def muster_options(
         for recruit, ways in _ways(_check_terrain(terrain), have)
         if ways and has_left(recruit)
     ]
+
+
+def in_reveal_order(options: Iterable[MusterOption]) -> list[MusterOption]:
+    """``options`` with each one's ways to reveal least revealing first (RULES §1.7, §6.2)."""
+    return [MusterOption(o.recruit, least_revealing_first(o.recruiters)) for o in options]
 
 
 def can_muster(terrain: str, legion: Sequence[str], available: Availability = None) -> bool:

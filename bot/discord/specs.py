@@ -138,9 +138,12 @@ def ambiguity(
 
     A command is clear when one candidate leaves every field it was not told at its
     default (a normal move, a strike with the natural dice): the engine's own default.
+    It is clear too when the candidates differ only in what they reveal (a teleport's
+    lord, a muster's recruiters: :data:`~engine.game.actions.REVEAL_FIELDS`): the engine's
+    default is then the first, least revealing one (RULES §1.7).
     """
     found = candidates(spec, legal, values)
-    if len(found) < 2:
+    if len({a.apart_from_reveal(action) for action in found}) < 2:
         return []
     told = set(_given(spec, values))
     for action in found:
@@ -233,6 +236,9 @@ ACCEPT_CONCESSION = _simple("accept")
 
 # --- the whole game and information ----------------------------------------------------------
 WITHDRAW, EXPIRE = _simple("withdraw"), _simple("expire")
+REVEAL = Spec(
+    "reveal", (Word("legion", "marker"), Word("characters", "characters", many=True)), (a.Reveal,)
+)
 LEGIONS, BOARD, STATUS = _simple("legions"), _simple("board"), _simple("status")
 BATTLE = _simple("battle")
 LEGAL, HELP = _simple("legal"), _simple("help")

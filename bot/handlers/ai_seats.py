@@ -29,7 +29,7 @@ from engine.game.state import GameState
 
 log = logging.getLogger(__name__)
 
-NOT_FALLBACK = (a.Withdraw, a.UndoSplit, a.TakeBack, b.TakeBackManeuver)
+NOT_FALLBACK = (a.Withdraw, a.Reveal, a.UndoSplit, a.TakeBack, b.TakeBackManeuver)
 """Legal actions the fallback skips while there are others."""
 MAX_TEXT = 1900
 """Characters of merged text kept (Discord allows 2,000 with the pings)."""
@@ -40,8 +40,9 @@ OWN_LEGIONS = "Your legions:"
 
 
 def fallback(state: GameState, seat: int) -> a.Action:
-    """The first legal action that is neither ``Withdraw`` nor an undo (which could make
-    the fallback loop); ``Withdraw`` only when nothing else is legal."""
+    """The first legal action that is neither ``Withdraw``, a voluntary ``Reveal`` nor an
+    undo (which could make the fallback loop); ``Withdraw`` only when nothing else is
+    legal."""
     legal = legal_actions(state, seat)
     return next((x for x in legal if not isinstance(x, NOT_FALLBACK)), legal[0])
 

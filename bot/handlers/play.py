@@ -30,8 +30,8 @@ from engine.game.legal import to_act
 from engine.game.state import GameState
 
 #: Actions any seated player may send at any time (the engine says when they take effect).
-ANYTIME: tuple[type[a.Action], ...] = (a.Withdraw, a.ExpireTimeLimit)
-ANYTIME_VERBS = frozenset({"withdraw", "expire"})
+ANYTIME: tuple[type[a.Action], ...] = (a.Withdraw, a.ExpireTimeLimit, a.Reveal)
+ANYTIME_VERBS = frozenset({"withdraw", "expire", "reveal"})
 #: Events after which a battle's picture is shown even without a ping.
 BATTLE_NEWS = (BattleBegun, HalfTurnBegun)
 #: Actions that change nothing on the board: no picture with them, even with a ping.

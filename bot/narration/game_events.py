@@ -30,6 +30,8 @@ def _contents(e: ev.LegionContents, n: Names) -> str:
 
 @narrator(ev.Revealed)
 def _revealed(e: ev.Revealed, n: Names) -> str:
+    if e.reason == ev.SHOWN_BY_OWNER:
+        return f"{n.legion(e.marker)} shows: {listing(e.characters)}."
     return f"{n.legion(e.marker)} shows {listing(e.characters)} ({e.reason})."
 
 
@@ -179,6 +181,8 @@ def _returned(e: ev.CharactersReturned, n: Names) -> str | None:
 
 @narrator(ev.PlayerEliminated)
 def _player_out(e: ev.PlayerEliminated, n: Names) -> str:
+    if e.reason == ev.WITHDREW:
+        return f"{n.seat(e.seat)} withdrew from the game."
     by = f" by {n.seat(e.by)}" if e.by is not None else ""
     return f"{n.seat(e.seat)} is out of the game{by} ({e.reason})."
 

@@ -313,6 +313,22 @@ def _format_muster(action: a.Muster) -> str:
     return " ".join(("muster", action.legion, action.recruit, *_reveal(action.revealed)))
 
 
+@game_verb(
+    "reveal",
+    "reveal LEGION [CHARACTER…]",
+    "show one of your legions (or the characters named) to everyone, at any time",
+    "show",
+)
+def _show(args: w.Args, state: GameState, seat: int) -> a.Action:
+    marker = w.marker(args.take("the legion to show"))
+    return a.Reveal(marker, _names(args.until(())) or None)
+
+
+@formatter(a.Reveal)
+def _format_show(action: a.Reveal) -> str:
+    return " ".join(("reveal", action.marker, *(action.characters or ())))
+
+
 _simple("roll", a.Roll, "end the split phase and roll for movement")
 _simple("mulligan", a.Mulligan, "reroll the movement die (first turn only)")
 _simple("flee", a.Flee, "flee with the defending legion")

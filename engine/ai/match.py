@@ -19,9 +19,9 @@ Observer = Callable[[GameState, int, a.Action, GameState], None]
 
 
 class RandomPlayer:
-    """Picks uniformly among the legal actions except ``Withdraw`` (and the kinds in
-    ``avoid``, unless nothing else is left); its choices come from SHA-256 of its seed and
-    a call counter (no global generator)."""
+    """Picks uniformly among the legal actions except ``Withdraw`` and ``Reveal`` (and the
+    kinds in ``avoid``, unless nothing else is left); its choices come from SHA-256 of its
+    seed and a call counter (no global generator)."""
 
     def __init__(self, seed: int, avoid: tuple[type[a.Action], ...] = ()) -> None:
         self.seed = seed
@@ -29,7 +29,7 @@ class RandomPlayer:
         self.calls = 0
 
     def __call__(self, state: GameState, seat: int) -> a.Action:
-        legal = [x for x in legal_actions(state, seat) if not isinstance(x, a.Withdraw)]
+        legal = [x for x in legal_actions(state, seat) if not isinstance(x, a.Withdraw | a.Reveal)]
         preferred = [x for x in legal if not isinstance(x, self.avoid)] or legal
         self.calls += 1
         digest = hashlib.sha256(f"random-player|{self.seed}|{self.calls}".encode()).digest()

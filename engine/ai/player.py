@@ -1,11 +1,16 @@
 """The computer player's entry point: :func:`choose_action` (issue 7).
 
 It dispatches on the phase and the engagement's stage to the module that decides, and
-always answers with one of :func:`~engine.game.legal.legal_actions` (never ``Withdraw``),
-so that every phase ends and the game goes on.
+always answers with one of :func:`~engine.game.legal.legal_actions` (never ``Withdraw``,
+never a voluntary ``Reveal``), so that every phase ends and the game goes on. Where legal
+actions differ only in what they reveal (the recruiters of a muster, the lord of a
+teleport) it considers only the first, the least revealing one (RULES §1.7,
+:mod:`engine.reveals`).
 """
 
 from __future__ import annotations
+
+from collections.abc import Iterable
 
 from engine.ai.battling import choose_battle_action
 from engine.ai.engaging import choose_aftermath, choose_engage, choose_negotiation
@@ -24,13 +29,28 @@ def choose_action(state: GameState, seat: int) -> a.Action:
 
     Raises :class:`~engine.errors.IllegalAction` when ``seat`` has nothing to decide.
     """
-    legal = [x for x in legal_actions(state, seat) if not isinstance(x, a.Withdraw)]
+    legal = least_revealing(x for x in legal_actions(state, seat) if not isinstance(x, ANYTIME))
     if not legal:
         raise IllegalAction(f"seat {seat} has nothing to decide now")
     if len(legal) == 1:
         return legal[0]
     choice = _decide(state, seat, legal)
     return choice if choice in legal else _fallback(legal)
+
+
+#: Actions open at any time that the computer player never takes: it does not give up, and
+#: shows nothing it need not (RULES §1.7).
+ANYTIME = (a.Withdraw, a.Reveal)
+
+
+def least_revealing(actions: Iterable[a.Action]) -> list[a.Action]:
+    """``actions`` without the later ones that differ from an earlier one only in what they
+    reveal (:func:`~engine.game.actions.apart_from_reveal`): ``legal_actions`` lists the
+    least revealing variant first."""
+    kept: dict[tuple[object, ...], a.Action] = {}
+    for action in actions:
+        kept.setdefault(a.apart_from_reveal(action), action)
+    return list(kept.values())
 
 
 #: Actions never taken as a fallback: they give up or undo, and could loop.

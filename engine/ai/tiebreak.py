@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable
 
+from engine.game.actions import Action, with_default_reveal
 from engine.game.state import GameState
 
 #: Weight of a tie-break against the scores it separates: far below any real difference.
@@ -24,5 +25,13 @@ def jitter(state: GameState, seat: int, key: str) -> float:
 
 
 def tiebreaker(state: GameState, seat: int) -> Callable[[object], float]:
-    """A function giving each choice a tiny fixed offset (``EPSILON`` × a hash)."""
-    return lambda choice: EPSILON * jitter(state, seat, repr(choice))
+    """A function giving each choice a tiny fixed offset (``EPSILON`` × a hash).
+
+    An action's offset ignores what it reveals (its reveal field at the default): the
+    variants of one choice that differ only in that are the same choice.
+    """
+    return lambda choice: EPSILON * jitter(state, seat, repr(_choice_key(choice)))
+
+
+def _choice_key(choice: object) -> object:
+    return with_default_reveal(choice) if isinstance(choice, Action) else choice

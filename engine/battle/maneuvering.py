@@ -146,7 +146,7 @@ def take_back(battle: Battle, hex_label: str) -> Change:
     for record in reversed(battle.moves[index:]):
         battle = _undo(battle, record)
         events.append(ManeuverTakenBack(record.side, record.name, record.start, record.end))
-    return replace(battle, moves=battle.moves[:index]), events
+    return replace(battle, moves=battle.moves[:index], take_backs=battle.take_backs + 1), events
 
 
 def _undo(battle: Battle, record: ManeuverRecord) -> Battle:
@@ -213,4 +213,4 @@ def end_maneuver(battle: Battle) -> Change:
             forced = battle.forced_loss and side is Side.DEFENDER
             events.append(LeftOff(side, tuple(left), forced=forced))
         battle = replace(battle, entered=battle.entered | {side})
-    return replace(battle, moves=(), step=BattleStep.DRIFT), events
+    return replace(battle, moves=(), take_backs=0, step=BattleStep.DRIFT), events

@@ -165,6 +165,8 @@ class Battle:
     phasing: Side = Side.DEFENDER
     step: BattleStep = BattleStep.MANEUVER
     moves: tuple[ManeuverRecord, ...] = ()
+    take_backs: int = 0
+    """Take-backs made in the current maneuver phase (the game may limit them)."""
     struck: frozenset[str] = frozenset()
     """Hexes of the characters that have struck or rangestruck in this strike phase."""
     carry: PendingCarry | None = None

@@ -34,7 +34,7 @@ from engine.battle.striking import begin_counterstrikes, due_strikers, rangestri
 from engine.characters import ANGEL, ARCHANGEL
 from engine.errors import IllegalMuster, IllegalSummon, WrongPhase
 from engine.events import Event
-from engine.muster import FULL_HEIGHT, MusterOption, check_muster, muster_options
+from engine.muster import FULL_HEIGHT, MusterOption, check_muster, in_reveal_order, muster_options
 
 DRIFT = "Drift"
 
@@ -72,11 +72,12 @@ def summon_options(battle: Battle, supplies: Supplies) -> list[tuple[str, str]]:
 
 
 def reinforcement_options(battle: Battle, supplies: Supplies) -> list[MusterOption]:
-    """What the defender may muster as a reinforcement now (RULES §6.6, §6.2–§6.4)."""
+    """What the defender may muster as a reinforcement now (RULES §6.6, §6.2–§6.4), with
+    every way to reveal it, least revealing first (:mod:`engine.reveals`)."""
     living = _living_names(battle, Side.DEFENDER)
     if len(living) >= FULL_HEIGHT:
         return []
-    return muster_options(battle.terrain, living, dict(supplies.caretaker))
+    return in_reveal_order(muster_options(battle.terrain, living, dict(supplies.caretaker)))
 
 
 def summon(battle: Battle, donor: str, lord: str, supplies: Supplies) -> Change:
@@ -97,7 +98,8 @@ def reinforce(
 ) -> tuple[Battle, list[Event], tuple[str, ...]]:
     """The defender calls ``recruit``; it must enter this maneuver phase (RULES §6.6).
 
-    Returns the recruiters shown (``revealed`` or the first sufficient set).
+    Returns the recruiters shown (``revealed``, or when empty the least revealing
+    sufficient set, the first of :func:`reinforcement_options`).
     """
     if battle.step is not BattleStep.REINFORCE or battle.concession is not None:
         raise WrongPhase("you may reinforce only at the start of your 4th turn (RULES §6.6)")
@@ -106,7 +108,7 @@ def reinforce(
         raise IllegalMuster("a legion of 7 living characters cannot reinforce (RULES §6.6)")
     caretaker = dict(supplies.caretaker)
     if not revealed:
-        options = muster_options(battle.terrain, living, caretaker)
+        options = reinforcement_options(battle, supplies)
         first = next((o.recruiters[0] for o in options if o.recruit == recruit), ())
         revealed = tuple(first)
     option = check_muster(battle.terrain, living, recruit, revealed, caretaker)

@@ -6,8 +6,8 @@ the log's JSON form ``{"type": "Move", ...fields}``.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, fields, replace
+from typing import Any, TypeVar
 
 from engine.codec import decode, encode
 from engine.errors import InvalidNotation
@@ -18,6 +18,9 @@ from engine.movement import MoveKind
 @dataclass(frozen=True)
 class Action:
     """Base of every action."""
+
+
+A = TypeVar("A", bound=Action)
 
 
 # --- setup (RULES §1.6) -------------------------------------------------------------------
@@ -63,7 +66,8 @@ class Move(Action):
 
     ``kind`` picks a teleport (default: a normal move if one reaches ``land``, else the
     only teleport that does). ``entry_side`` is required when the move ends on an enemy
-    and several sides are possible (RULES §4.8). ``lord`` is the lord a teleport reveals.
+    and several sides are possible (RULES §4.8). ``lord`` is the lord a teleport reveals
+    (default: the least revealing, :mod:`engine.reveals`; a Titan teleport shows the Titan).
     """
 
     legion: str
@@ -84,7 +88,8 @@ class TakeBack(Action):
 class EndMovement(Action):
     """End the movement phase; legions still sharing a land recombine (RULES §3.4).
 
-    ``keep`` names the marker to keep where no original marker is present.
+    ``keep`` names the marker to keep where no original marker is present (at most one
+    per such land; default: the lowest).
     """
 
     keep: tuple[str, ...] = ()
@@ -142,7 +147,8 @@ class Summon(Action):
 
 @dataclass(frozen=True)
 class Reinforce(Action):
-    """Muster ``recruit`` into the defending legion, revealing ``revealed`` (RULES §6.6)."""
+    """Muster ``recruit`` into the defending legion, revealing ``revealed`` (RULES §6.6;
+    empty: the least revealing sufficient set, :mod:`engine.reveals`)."""
 
     recruit: str
     revealed: tuple[str, ...] = ()
@@ -163,7 +169,8 @@ class Decline(Action):
 # --- muster phase (RULES §6) ----------------------------------------------------------------
 @dataclass(frozen=True)
 class Muster(Action):
-    """Muster ``recruit`` into ``legion``, revealing ``revealed`` (default: the first way)."""
+    """Muster ``recruit`` into ``legion``, revealing ``revealed`` (default: the least
+    revealing sufficient set, :mod:`engine.reveals`)."""
 
     legion: str
     recruit: str
@@ -175,10 +182,19 @@ class EndTurn(Action):
     """End the muster phase and the turn."""
 
 
-# --- leaving the game (RULES §12.4, §12.6) ----------------------------------------------------
+# --- at any time: leaving the game, showing a legion (RULES §12.4, §12.6, §1.7) ---------------
 @dataclass(frozen=True)
 class Withdraw(Action):
     """Concede the game (taking effect when the rules allow, RULES §12.4)."""
+
+
+@dataclass(frozen=True)
+class Reveal(Action):
+    """Show ``marker``'s legion, or the ``characters`` of it named (None or empty: all of
+    it), to everyone (errata 4.5, RULES §1.7). Any time while the game is played."""
+
+    marker: str
+    characters: tuple[str, ...] | None = None
 
 
 @dataclass(frozen=True)
@@ -191,9 +207,32 @@ ACTION_TYPES: dict[str, type[Action]] = {
     for cls in (
         ChooseColour, Split, UndoSplit, Roll, Mulligan, Move, TakeBack, EndMovement,
         Engage, Flee, Propose, Accept, Concede, NoMoreProposals, Fight, Summon, Reinforce,
-        Acquire, Decline, Muster, EndTurn, Withdraw, ExpireTimeLimit,
+        Acquire, Decline, Muster, EndTurn, Withdraw, Reveal, ExpireTimeLimit,
     )
 }  # fmt: skip
+
+
+#: The field that only says what an action reveals, where the rules leave the choice to the
+#: player (RULES §1.7: a teleport's lord §4.4, the recruiters §6.2). ``legal_actions`` lists
+#: each variant, least revealing first (:mod:`engine.reveals`).
+REVEAL_FIELDS: dict[type[Action], str] = {Move: "lord", Muster: "revealed", Reinforce: "revealed"}
+
+
+def apart_from_reveal(action: Action) -> tuple[object, ...]:
+    """The action's type and fields but its reveal field (:data:`REVEAL_FIELDS`): equal
+    for two actions that differ only in what they reveal."""
+    skip = REVEAL_FIELDS.get(type(action))
+    return (type(action), *(getattr(action, f.name) for f in fields(action) if f.name != skip))
+
+
+def with_default_reveal(action: A) -> A:
+    """``action`` with its reveal field (if any) at its default: what it shows left to the
+    engine, which shows the least (:mod:`engine.reveals`)."""
+    name = REVEAL_FIELDS.get(type(action))
+    if name is None:
+        return action
+    default = next(f.default for f in fields(action) if f.name == name)
+    return replace(action, **{name: default})
 
 
 def register(cls: type[Action]) -> type[Action]:

@@ -108,7 +108,8 @@ def reinforce(state: GameState, seat: int, action: Reinforce) -> Step:
 
 
 def _first_way(state: GameState, recruit: str) -> tuple[str, ...]:
-    """The default reveal: the first sufficient set of recruiters (rule 18.4)."""
+    """The default reveal: the least revealing sufficient set of recruiters (rule 18.4,
+    :mod:`engine.reveals`), the first that ``legal_actions`` lists."""
     ways = dict(reinforcements(state)).get(recruit)
     return ways[0] if ways else ()
 

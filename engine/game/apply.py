@@ -19,6 +19,7 @@ from engine.game.events import Event
 from engine.game.leaving import withdraw
 from engine.game.moving import end_movement, move, mulligan, take_back
 from engine.game.mustering import muster
+from engine.game.revealing import reveal
 from engine.game.setup import choose_colour, new_game
 from engine.game.splitting import roll, split, undo_split
 from engine.game.state import GameState, Options
@@ -50,6 +51,7 @@ HANDLERS: dict[type[a.Action], Handler] = {
     a.Muster: muster,
     a.EndTurn: end_turn,
     a.Withdraw: withdraw,
+    a.Reveal: reveal,
     a.ExpireTimeLimit: expire_time_limit,
 }
 

@@ -22,7 +22,7 @@ from engine.characters import ANGEL, ARCHANGEL, titan_power
 from engine.game.aftermath import summon_lord
 from engine.game.common import Step, add_revealed, contents, sort_names, take_from_caretaker
 from engine.game.engaging import eliminators
-from engine.game.events import BattleBegun, Event, Mustered, Revealed
+from engine.game.events import BATTLE, BattleBegun, Event, Mustered, Revealed
 from engine.game.outcome import Outcome, conclude, marker_of
 from engine.game.state import GameState, Stage
 from engine.masterboard import land as land_of
@@ -71,8 +71,8 @@ def begin_battle(state: GameState) -> Step:
     attacker, defender = legions[Side.ATTACKER], legions[Side.DEFENDER]
     events: list[Event] = [
         BattleBegun(engagement.land, terrain, attacker.marker, defender.marker, battle.entry_side),
-        Revealed(attacker.marker, attacker.characters, "battle"),
-        Revealed(defender.marker, defender.characters, "battle"),
+        Revealed(attacker.marker, attacker.characters, BATTLE),
+        Revealed(defender.marker, defender.characters, BATTLE),
         HalfTurnBegun(1, Side.DEFENDER),
     ]
     for legion in (attacker, defender):  # everyone saw them: record keeping may recall it

@@ -2,7 +2,8 @@
 
 Every action listed applies; :mod:`engine.game.legal` adds ``Withdraw``. Strikes are
 listed with every legal announcement (§9.5; the natural one with no values), rangestrikes
-with every strike number a clear path allows (errata 13.3).
+with every strike number a clear path allows (errata 13.3), reinforcements with every
+distinct set of recruiters, least revealing first (:mod:`engine.reveals`).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from engine.battle.turn import reinforcement_options, summon_options
 from engine.game import actions as a
 from engine.game import battle_actions as b
 from engine.game.battle_flow import battle_of, supplies
+from engine.game.common import take_backs_left
 from engine.game.outcome import owner_of
 from engine.game.state import GameState
 
@@ -60,9 +62,10 @@ def _decisions(state: GameState, battle: Battle) -> list[a.Action]:
         return [*(a.Summon(donor, lord) for donor, lord in pairs), a.Decline()]
     if step is BattleStep.REINFORCE:
         options = reinforcement_options(battle, supplies(state))
-        return [*(a.Reinforce(o.recruit, o.recruiters[0]) for o in options), a.Decline()]
+        reveals = [a.Reinforce(o.recruit, way) for o in options for way in o.recruiters]
+        return [*reveals, a.Decline()]
     if step is BattleStep.MANEUVER:
-        return _maneuvers(battle)
+        return _maneuvers(battle, take_backs_left(state, battle.take_backs))
     if step in (BattleStep.STRIKE, BattleStep.COUNTERSTRIKE):
         return _strikes(battle)
     if step in (
@@ -76,11 +79,12 @@ def _decisions(state: GameState, battle: Battle) -> list[a.Action]:
     return []
 
 
-def _maneuvers(battle: Battle) -> list[a.Action]:
+def _maneuvers(battle: Battle, may_take_back: bool) -> list[a.Action]:
     found: list[a.Action] = [
         b.Maneuver(who, to) for who, ends in destinations(battle).items() for to in sorted(ends)
     ]
-    found += [b.TakeBackManeuver(record.end) for record in battle.moves]
+    if may_take_back:
+        found += [b.TakeBackManeuver(record.end) for record in battle.moves]
     return [*found, b.EndManeuver()]
 
 

@@ -16,12 +16,12 @@ from engine.battle import concession, maneuvering, striking, turn
 from engine.battle.position import Side
 from engine.battle.state import Battle
 from engine.battle.strike import StrikeValues
-from engine.errors import NotYourTurn, WrongPhase
+from engine.errors import IllegalManeuver, NotYourTurn, WrongPhase
 from engine.game import actions as a
 from engine.game import battle_actions as b
 from engine.game.aftermath import decline, reinforce, summon
 from engine.game.battle_flow import battle_of, roll, roll_off, settle, supplies
-from engine.game.common import Step, require_phase
+from engine.game.common import Step, require_phase, take_back_limit, take_backs_left
 from engine.game.engaging import concede
 from engine.game.outcome import owner_of
 from engine.game.state import GameState, Phase
@@ -55,7 +55,10 @@ def maneuver(state: GameState, seat: int, action: b.Maneuver) -> Step:
 
 
 def take_back_maneuver(state: GameState, seat: int, action: b.TakeBackManeuver) -> Step:
+    """Take back a maneuver and every later one (errata 7.0), within the house limit."""
     battle, _ = _fighting(state, seat, "take back a move")
+    if battle.moves and not take_backs_left(state, battle.take_backs):
+        raise IllegalManeuver(take_back_limit(state))
     return settle(state, *maneuvering.take_back(battle, action.hex))
 
 

@@ -7,7 +7,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import replace
 
 from engine.errors import NotYourTurn, WrongPhase
-from engine.game.events import Event, LegionContents, Revealed
+from engine.game.events import GAME_OVER, Event, LegionContents, Revealed
 from engine.game.state import GameState, Legion, Phase
 
 Step = tuple[GameState, list[Event]]
@@ -26,6 +26,21 @@ def require_active(state: GameState, seat: int) -> None:
     """Raise :class:`NotYourTurn` unless ``seat`` is the player whose turn it is."""
     if seat != state.active:
         raise NotYourTurn(f"it is {state.player(state.active).name}'s turn, not yours")
+
+
+def take_backs_left(state: GameState, made: int) -> bool:
+    """Whether another take-back is allowed in a phase that has seen ``made`` of them
+    (the house limit ``Options.take_backs_per_phase``)."""
+    return made < state.options.take_backs_per_phase
+
+
+def take_back_limit(state: GameState) -> str:
+    """Why a take-back is refused once the phase has used up the house limit."""
+    limit = state.options.take_backs_per_phase
+    return (
+        f"no more take-backs this phase: this game allows {limit} a phase (a house limit; "
+        "errata 7.0 sets none), so go on from here"
+    )
 
 
 def own_legion(state: GameState, seat: int, marker: str) -> Legion:
@@ -78,7 +93,7 @@ def reveal_winners(state: GameState) -> list[Event]:
     """The winners' legions shown to everyone at the end of the game (RULES §1.7, SoP)."""
     winners = state.result.winners if state.result is not None else ()
     return [
-        Revealed(leg.marker, leg.characters, "game over")
+        Revealed(leg.marker, leg.characters, GAME_OVER)
         for leg in sorted(state.legions.values(), key=lambda leg: leg.marker)
         if leg.owner in winners
     ]

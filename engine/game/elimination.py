@@ -16,6 +16,8 @@ from dataclasses import replace
 from engine.characters import character
 from engine.game.common import Step, reveal_winners
 from engine.game.events import (
+    TITAN_LOST,
+    WITHDREW,
     CharactersSlain,
     Event,
     GameOver,
@@ -89,10 +91,13 @@ def eliminate_players(
 
 
 def _retire(state: GameState, seat: int, eliminator: int | None) -> Step:
+    """``seat`` leaves: a player whose withdrawal was under way withdrew (RULES §12.4),
+    any other lost his Titan (§12.1)."""
     player = state.player(seat)
+    reason = WITHDREW if player.withdrawing else TITAN_LOST
     state = drop_final_turn(state, seat)
     state = state.with_player(replace(player, eliminated=True, withdrawing=False, markers=()))
-    events: list[Event] = [PlayerEliminated(seat, eliminator, "Titan lost")]
+    events: list[Event] = [PlayerEliminated(seat, eliminator, reason)]
     if eliminator is not None:
         heir = state.player(eliminator)
         state = state.with_player(replace(heir, markers=heir.markers + player.markers))

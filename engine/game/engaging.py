@@ -18,6 +18,7 @@ from engine.game.actions import Accept, Concede, Engage, Fight, Flee, NoMoreProp
 from engine.game.common import Step, require_active, require_phase, sort_names
 from engine.game.elimination import value_of
 from engine.game.events import (
+    ENGAGEMENT,
     EngagementBegun,
     EngagementConceded,
     Event,
@@ -53,8 +54,8 @@ def engage(state: GameState, seat: int, action: Engage) -> Step:
     both = frozenset({seat, defender.owner})
     events: list[Event] = [
         EngagementBegun(action.land, attacker.marker, defender.marker, entry_side),
-        Revealed(attacker.marker, attacker.characters, "engagement", audience=both),
-        Revealed(defender.marker, defender.characters, "engagement", audience=both),
+        Revealed(attacker.marker, attacker.characters, ENGAGEMENT, audience=both),
+        Revealed(defender.marker, defender.characters, ENGAGEMENT, audience=both),
     ]
     if state.player(defender.owner).withdrawing:
         state, more = concede_engagement(state, Side.DEFENDER)
@@ -185,8 +186,10 @@ def engaged_players(state: GameState) -> frozenset[int]:
 
 
 def eliminators(slain: dict[Side, tuple[str, ...]]) -> dict[Side, Side | None]:
-    """For each side whose Titan died, who eliminated its player (RULES §12.2, §14 C10)."""
-    dead = {role for role in Side if TITAN in slain[role]}
+    """For each side whose Titan died, who eliminated its player (RULES §12.2, §14 C10), in
+    side order (a list, not a set: a set of sides iterates in an order that changes from
+    one process to the next, and so would the events of a replay)."""
+    dead = [role for role in Side if TITAN in slain[role]]
     return {role: (None if role.other in dead else role.other) for role in dead}
 
 

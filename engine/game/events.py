@@ -47,9 +47,21 @@ class LegionContents(Event):
     characters: tuple[str, ...]
 
 
+#: Why a legion was shown (:class:`Revealed`): to the two engaged players (RULES §5.2), to
+#: everyone as a battle begins (§5.7), the winners' legions at the end (§12.5), or by its
+#: owner's choice (errata 4.5).
+ENGAGEMENT, BATTLE, GAME_OVER, SHOWN_BY_OWNER = (
+    "engagement",
+    "battle",
+    "game over",
+    "shown by its owner",
+)
+
+
 @dataclass(frozen=True)
 class Revealed(Event):
-    """Characters of a legion shown to the audience (RULES §1.7)."""
+    """Characters of a legion shown to the audience (RULES §1.7), for a ``reason`` of
+    :data:`ENGAGEMENT`, :data:`BATTLE`, :data:`GAME_OVER` or :data:`SHOWN_BY_OWNER`."""
 
     marker: str
     characters: tuple[str, ...]
@@ -216,8 +228,17 @@ class CharactersReturned(Event):
     dead: tuple[str, ...]
 
 
+#: Why a player left the game (:class:`PlayerEliminated`): his Titan was slain or its
+#: legion eliminated (RULES §12.1), or he conceded the game (§12.4), the Titan's legion
+#: included when it was in the engagement he conceded.
+TITAN_LOST, WITHDREW = "Titan lost", "withdrew"
+
+
 @dataclass(frozen=True)
 class PlayerEliminated(Event):
+    """``seat`` is out of the game; ``by`` is his eliminator (RULES §12.2), if any;
+    ``reason`` is :data:`TITAN_LOST` or :data:`WITHDREW`."""
+
     seat: int
     by: int | None
     reason: str

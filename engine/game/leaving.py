@@ -5,21 +5,30 @@ from __future__ import annotations
 from dataclasses import replace
 
 from engine.battle.position import Side
-from engine.errors import WrongPhase
+from engine.errors import IllegalAction, WrongPhase
 from engine.game.actions import Withdraw
 from engine.game.common import Step
 from engine.game.elimination import check_game_over, eliminate_players
 from engine.game.events import CharactersReturned, Event, WithdrawalQueued
+from engine.game.setup import withdraw_at_setup
 from engine.game.state import GameState, Phase, Stage
 
 
 def withdraw(state: GameState, seat: int, action: Withdraw) -> Step:
-    """Concede the game now if the rules allow, otherwise queue it (RULES §12.4)."""
-    if state.result is not None or state.phase is Phase.COLOURS:
-        raise WrongPhase("you can withdraw only while the game is being played")
+    """Concede the game now if the rules allow, otherwise queue it (RULES §12.4); while
+    the colours are chosen, at once (:func:`~engine.game.setup.withdraw_at_setup`)."""
+    if state.result is not None:
+        raise WrongPhase("the game is over")
     player = state.player(seat)
     if player.eliminated:
         raise WrongPhase("you are out of the game already")
+    if state.phase is Phase.COLOURS:
+        return withdraw_at_setup(state, seat)
+    if player.withdrawing:
+        raise IllegalAction(
+            "your withdrawal is already queued: it takes effect when your turn begins, or "
+            "at once when your Titan's legion is attacked (RULES §12.4)"
+        )
     if seat == state.active:
         return withdraw_now(state, seat)
     engagement = state.engagement
@@ -65,10 +74,15 @@ def _concede(state: GameState, role: Side) -> Step:
 
 
 def withdraw_now(state: GameState, seat: int) -> Step:
-    """Withdraw ``seat`` at once: concede its engagement, then leave (RULES §12.4)."""
+    """Withdraw ``seat`` at once: concede its engagement, then leave (RULES §12.4).
+
+    The player is marked withdrawing first, so that his elimination, whether by the
+    concession of his Titan's legion or afterwards, is told as a withdrawal.
+    """
     from engine.game.outcome import continue_aftermath
     from engine.game.turns import finish_turn
 
+    state = state.with_player(replace(state.player(seat), withdrawing=True))
     engagement = state.engagement
     events: list[Event] = []
     if engagement is not None and engagement.stage is not Stage.AFTERMATH:

@@ -1,9 +1,14 @@
 """What each seat may do now: the one source the bot's choices are built from.
 
 :func:`legal_actions` lists concrete actions. Where a parameter is a free choice with no
-effect on legality (which free marker a split uses, or a teleport's revealed lord beyond
-one per kind) one representative is listed; :func:`~engine.game.apply.apply` accepts
-every legal variant.
+effect on legality (which free marker a split uses, the marker kept where split legions
+recombine) one representative is listed; :func:`~engine.game.apply.apply` accepts every
+legal variant. What a player reveals is listed in full: every distinct sufficient set of
+recruiters of a ``Muster`` or ``Reinforce`` and every distinct lord a tower teleport may
+show (an explicit ``lord``), least revealing first (:mod:`engine.reveals`); the engine's
+default for an action that does not say is the first listed. Two actions are open to
+every seat at any time while the game is played: ``Withdraw`` (until it is queued), and
+``Reveal`` (showing a legion, errata 4.5), listed for whole legions only.
 """
 
 from __future__ import annotations
@@ -14,6 +19,7 @@ from engine.battle.position import Side
 from engine.characters import character
 from engine.game import actions as a
 from engine.game.battle_legal import battle_actions, battle_seat
+from engine.game.common import take_backs_left
 from engine.game.moving import has_moved, move_options, obligation_problem, pending_engagements
 from engine.game.mustering import muster_choices
 from engine.game.outcome import (
@@ -23,9 +29,11 @@ from engine.game.outcome import (
     reinforcements,
     summon_donors,
 )
+from engine.game.revealing import unrevealed
 from engine.game.state import GameState, Legion, Phase, Proposal, Stage
 from engine.markers import COLOURS
 from engine.movement import MoveKind
+from engine.reveals import teleport_lords
 from engine.split import split_sizes
 
 
@@ -34,7 +42,7 @@ def legal_actions(state: GameState, seat: int) -> list[a.Action]:
     if state.result is not None or state.player(seat).eliminated:
         return []
     if state.phase is Phase.COLOURS:
-        return _colours(state, seat)
+        return [*_colours(state, seat), a.Withdraw()]
     found: list[a.Action] = []
     if state.phase is Phase.SPLIT and seat == state.active:
         found += _split_phase(state, seat)
@@ -44,7 +52,16 @@ def legal_actions(state: GameState, seat: int) -> list[a.Action]:
         found += _engage_phase(state, seat)
     elif state.phase is Phase.MUSTER and seat == state.active:
         found += _muster_phase(state, seat)
-    return [*found, a.Withdraw()]
+    withdraw = [] if state.player(seat).withdrawing else [a.Withdraw()]
+    return [*found, *_reveals(state, seat), *withdraw]
+
+
+def _reveals(state: GameState, seat: int) -> list[a.Action]:
+    """Showing a whole legion, for each of ``seat``'s legions with something not yet shown
+    to everyone (errata 4.5). Showing part of one is legal too but not listed: there are
+    too many parts (:func:`~engine.game.apply.apply` accepts each)."""
+    legions = sorted(state.legions_of(seat), key=lambda leg: leg.marker)
+    return [a.Reveal(leg.marker) for leg in legions if unrevealed(state, leg)]
 
 
 def to_act(state: GameState) -> int | None:
@@ -96,7 +113,8 @@ def _split_phase(state: GameState, seat: int) -> list[a.Action]:
         for legion in sorted(state.legions_of(seat), key=lambda leg: leg.marker):
             found += splits_of(legion, first, free[0])
     parents = set(state.turn.split_parents.values())
-    found += [a.UndoSplit(child) for child in state.turn.split_parents if child not in parents]
+    if take_backs_left(state, state.turn.take_backs):
+        found += [a.UndoSplit(c) for c in state.turn.split_parents if c not in parents]
     if not (first and any(leg.height > 7 for leg in state.legions_of(seat))):
         found.append(a.Roll())
     return found
@@ -110,14 +128,21 @@ def _move_phase(state: GameState, seat: int) -> list[a.Action]:
     enemy = {leg.land for leg in state.legions.values() if leg.owner != seat}
     for legion in sorted(state.legions_of(seat), key=lambda leg: leg.marker):
         if has_moved(state, legion.marker):
-            found.append(a.TakeBack(legion.marker))
+            if take_backs_left(state, turn.take_backs):
+                found.append(a.TakeBack(legion.marker))
             continue
+        lords = teleport_lords(legion.characters)
         for option in move_options(state, legion):
             kind = None if option.kind is MoveKind.NORMAL else option.kind
             sides = option.entry_sides if option.destination in enemy else (None,)
             if len(sides) == 1:
                 sides = (None,)
-            found += [a.Move(legion.marker, option.destination, kind, side) for side in sides]
+            shown = lords if option.kind is MoveKind.TOWER_TELEPORT else (None,)
+            found += [
+                a.Move(legion.marker, option.destination, kind, side, lord)
+                for side in sides
+                for lord in shown
+            ]
     if obligation_problem(state) is None:
         found.append(a.EndMovement())
     return found
@@ -167,7 +192,9 @@ def _aftermath(state: GameState, seat: int) -> list[a.Action]:
     if aftermath.may_summon:
         found += [a.Summon(donor, lord) for donor, lord in summon_donors(state)]
     elif aftermath.may_reinforce:
-        found += [a.Reinforce(recruit, ways[0]) for recruit, ways in reinforcements(state)]
+        found += [
+            a.Reinforce(recruit, way) for recruit, ways in reinforcements(state) for way in ways
+        ]
     else:
         found += [a.Acquire(lord) for lord in acquisition_options(state)]
     return [*found, a.Decline()]
@@ -177,5 +204,5 @@ def _muster_phase(state: GameState, seat: int) -> list[a.Action]:
     found: list[a.Action] = []
     for legion in sorted(state.legions_of(seat), key=lambda leg: leg.marker):
         for option in muster_choices(state, legion):
-            found.append(a.Muster(legion.marker, option.recruit, option.recruiters[0]))
+            found += [a.Muster(legion.marker, option.recruit, way) for way in option.recruiters]
     return [*found, a.EndTurn()]

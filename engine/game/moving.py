@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import replace
 
-from engine.characters import TITAN, character
+from engine.characters import TITAN
 from engine.errors import IllegalAction, IllegalMove
 from engine.game.actions import EndMovement, Move, Mulligan, TakeBack
 from engine.game.common import (
@@ -16,6 +16,8 @@ from engine.game.common import (
     require_active,
     require_phase,
     sort_names,
+    take_back_limit,
+    take_backs_left,
 )
 from engine.game.events import (
     Event,
@@ -34,6 +36,7 @@ from engine.movement import (
     has_normal_move,
     legal_moves,
 )
+from engine.reveals import teleport_lords
 
 
 def move_context(state: GameState, legion: Legion) -> MoveContext:
@@ -87,14 +90,15 @@ def _kind_for(ctx: MoveContext, action: Move) -> MoveKind:
 
 
 def _teleport_lord(legion: Legion, kind: MoveKind, wanted: str | None) -> str | None:
-    """The lord a teleport reveals (RULES §4.4, §4.5); the Angel by default."""
+    """The lord a teleport reveals (RULES §4.4, §4.5): the Titan for a Titan teleport; for
+    a tower teleport ``wanted``, by default the least revealing of :func:`teleport_lords`."""
     if kind is MoveKind.NORMAL:
         return None
     if kind is MoveKind.TITAN_TELEPORT:
         return TITAN
-    lords = [c for c in legion.characters if character(c).is_lord]
+    lords = teleport_lords(legion.characters)
     if wanted is None:
-        return min(lords, key=lambda c: character(c).power)
+        return lords[0]
     if wanted not in lords:
         raise IllegalMove(f"{legion.marker} has no {wanted} to reveal for a teleport (RULES §4.4)")
     return wanted
@@ -135,11 +139,13 @@ def take_back(state: GameState, seat: int, action: TakeBack) -> Step:
     index = next((i for i, m in enumerate(state.turn.moves) if m.marker == action.legion), None)
     if index is None:
         raise IllegalMove(f"{action.legion} has not moved this phase")
+    if not take_backs_left(state, state.turn.take_backs):
+        raise IllegalMove(take_back_limit(state))
     events: list[Event] = []
     for record in reversed(state.turn.moves[index:]):
         state = state.with_legion(replace(state.legion(record.marker), land=record.start))
         events.append(MoveTakenBack(record.marker, record.start))
-    turn = replace(state.turn, moves=state.turn.moves[:index])
+    turn = replace(state.turn, moves=state.turn.moves[:index], take_backs=state.turn.take_backs + 1)
     return replace(state, turn=turn), events
 
 
@@ -173,12 +179,44 @@ def end_movement(state: GameState, seat: int, action: EndMovement) -> Step:
     problem = obligation_problem(state)
     if problem:
         raise IllegalMove(problem)
+    _check_keep(state, seat, action.keep)
     state, events = _recombine(state, seat, action.keep)
     moved = frozenset(m.marker for m in state.turn.moves)
     engagements = pending_engagements(state)
     phase = Phase.ENGAGE if engagements else Phase.MUSTER
-    state = replace(state, phase=phase, turn=replace(state.turn, moved=moved))
+    state = replace(state, phase=phase, turn=replace(state.turn, moved=moved, take_backs=0))
     return state, [*events, MovementEnded(engagements)]
+
+
+def _check_keep(state: GameState, seat: int, keep: tuple[str, ...]) -> None:
+    """``keep`` names, once, at most one marker per land where legions of the mover
+    recombine, and only where no original marker is there to stay (RULES §3.4); raises
+    :class:`IllegalMove` naming the marker otherwise."""
+    by_land: dict[int, list[str]] = defaultdict(list)
+    for leg in state.legions_of(seat):
+        by_land[leg.land].append(leg.marker)
+    named: dict[int, str] = {}
+    for marker in keep:
+        legion = state.legions.get(marker)
+        if legion is None or legion.owner != seat:
+            raise IllegalMove(f"keep {marker}: it is not one of your legions")
+        together = sorted(by_land[legion.land])
+        if len(together) < 2:
+            raise IllegalMove(f"keep {marker}: no other legion of yours recombines with it")
+        if legion.land in named:
+            first = named[legion.land]
+            if first == marker:
+                raise IllegalMove(f"keep {marker}: named twice")
+            raise IllegalMove(
+                f"keep one marker in {legion.land}, not both {first} and {marker} (RULES §3.4)"
+            )
+        named[legion.land] = marker
+        originals = [m for m in together if m not in state.turn.split_parents]
+        if originals and marker != originals[0]:
+            raise IllegalMove(
+                f"keep {marker}: the original marker {originals[0]} stays in {legion.land} "
+                "(RULES §3.4)"
+            )
 
 
 def _recombine(state: GameState, seat: int, keep: tuple[str, ...]) -> Step:

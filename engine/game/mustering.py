@@ -19,7 +19,7 @@ from engine.game.common import (
 from engine.game.events import Mustered
 from engine.game.state import GameState, Legion, Phase
 from engine.masterboard import land as land_of
-from engine.muster import FULL_HEIGHT, MusterOption, check_muster, muster_options
+from engine.muster import FULL_HEIGHT, MusterOption, check_muster, in_reveal_order, muster_options
 
 
 def may_muster(state: GameState, legion: Legion) -> bool:
@@ -34,11 +34,12 @@ def may_muster(state: GameState, legion: Legion) -> bool:
 
 
 def muster_choices(state: GameState, legion: Legion) -> list[MusterOption]:
-    """What ``legion`` may muster now, with every way to reveal it (rule 18.4)."""
+    """What ``legion`` may muster now, with every way to reveal it (rule 18.4), least
+    revealing first (:mod:`engine.reveals`)."""
     if not may_muster(state, legion):
         return []
     terrain = land_of(legion.land).terrain
-    return muster_options(terrain, legion.characters, dict(state.caretaker))
+    return in_reveal_order(muster_options(terrain, legion.characters, dict(state.caretaker)))
 
 
 def muster(state: GameState, seat: int, action: Muster) -> Step:
@@ -51,14 +52,12 @@ def muster(state: GameState, seat: int, action: Muster) -> Step:
     if legion.marker in state.turn.mustered:
         raise IllegalMuster(f"{legion.marker} has mustered already this turn (rule 18.0)")
     terrain = land_of(legion.land).terrain
-    option = (
-        check_muster(
-            terrain, legion.characters, action.recruit, action.revealed or (), dict(state.caretaker)
-        )
+    revealed = (
+        tuple(action.revealed)
         if action.revealed is not None
-        else _first_way(terrain, legion, action.recruit, state)
+        else default_reveal(state, legion, action.recruit)
     )
-    revealed = tuple(action.revealed) if action.revealed is not None else option.recruiters[0]
+    check_muster(terrain, legion.characters, action.recruit, revealed, dict(state.caretaker))
     legion = replace(legion, characters=sort_names([*legion.characters, action.recruit]))
     legion = add_revealed(legion, [*revealed, action.recruit])
     state = take_from_caretaker(state.with_legion(legion), [action.recruit])
@@ -69,11 +68,9 @@ def muster(state: GameState, seat: int, action: Muster) -> Step:
     ]
 
 
-def _first_way(terrain: str, legion: Legion, recruit: str, state: GameState) -> MusterOption:
-    """Validate with the first sufficient set of recruiters (the default reveal)."""
-    for option in muster_options(terrain, legion.characters, dict(state.caretaker)):
-        if option.recruit == recruit:
-            return check_muster(
-                terrain, legion.characters, recruit, option.recruiters[0], dict(state.caretaker)
-            )
-    return check_muster(terrain, legion.characters, recruit, (), dict(state.caretaker))
+def default_reveal(state: GameState, legion: Legion, recruit: str) -> tuple[str, ...]:
+    """What a muster shows when the player does not say: the least revealing sufficient
+    set of recruiters (:mod:`engine.reveals`), the first way ``legal_actions`` lists;
+    ``()`` when there is none (the check then says why)."""
+    choices = muster_choices(state, legion)
+    return next((o.recruiters[0] for o in choices if o.recruit == recruit), ())

@@ -8,10 +8,13 @@ everyone has seen (record keeping). After ``|`` come ``key=value`` fields (:data
 order): ``turn`` (mover's colour; default the highest tower), ``phase`` (default move with
 a roll, else split), ``roll``, ``first=yes|no`` (default: yes iff the mover holds 8),
 ``mulligan=yes``, ``splits=Bk03<Bk01``, ``moves=Bk01:100>41/5,Bk02:100>3+tower(Angel)``
-(``Bk01`` alone: a loop), ``summoned=yes``, ``mustered=Bk01``, ``scores=Bk:120``,
-``dead=Troll*2``, ``out=Gd``, ``withdrawing=Rd``, ``inherited=Rd:Gd+Bu`` (markers held),
-``towers=Bk:600``, ``players=Rd,Bk`` (seat order; default the colour order), ``final=3``
-(errata 21.1), ``winners=Bk``, ``options=record_keeping,time_limit``.
+(``Bk01`` alone: a loop), ``takebacks=2`` (take-backs made this phase, a house limit),
+``summoned=yes``, ``mustered=Bk01``, ``scores=Bk:120``, ``dead=Troll*2``, ``out=Gd``,
+``withdrawing=Rd``, ``inherited=Rd:Gd+Bu`` (markers held), ``towers=Bk:600``,
+``players=Rd,Bk`` (seat order; default the colour order; ``-300`` is a seat that withdrew
+while the colours were chosen, with no colour, in tower 300), ``final=3`` (errata 21.1),
+``winners=Bk``, ``options=record_keeping,time_limit`` (the options that are on or off;
+the take-back limit is not written).
 
 Towers default to the lowest Tower a player stands on, else the lowest free one; the
 caretaker holds what is neither on the board nor dead; the dice are ``Dice(0)``. In the
@@ -32,10 +35,12 @@ from engine.game.state import GameState, Legion, MoveRecord, Options, Phase, Pla
 from engine.markers import COLOURS, colour, marker_colour
 from engine.masterboard import TOWERS, parse_land
 from engine.movement import MoveKind
+from engine.reveals import teleport_lords
 from engine.split import FIRST_TURN_HEIGHT
 
 FIELDS = (
-    "turn", "phase", "roll", "first", "mulligan", "splits", "moves", "summoned", "mustered",
+    "turn", "phase", "roll", "first", "mulligan", "splits", "moves", "takebacks", "summoned",
+    "mustered",
     "scores", "dead", "out", "withdrawing", "inherited", "towers", "players", "final",
     "winners", "options",
 )  # fmt: skip
@@ -48,6 +53,10 @@ _MOVE = re.compile(
     r"(?:\+(?P<kind>tower|titan)(?:\((?P<lord>\w+)\))?)?$"
 )
 _KINDS = {"tower": MoveKind.TOWER_TELEPORT, "titan": MoveKind.TITAN_TELEPORT}
+#: A seat with no colour: it withdrew while the colours were chosen (``-300``: its tower).
+_COLOURLESS = re.compile(r"^-(?P<tower>\d+)$")
+#: The options written in ``options=``: those that are on or off.
+_FLAGS = tuple(f.name for f in fields(Options) if f.type == "bool")
 _ORDER = [c.abbrev for c in COLOURS]
 _YES = {"yes": True, "no": False}
 
@@ -91,6 +100,11 @@ class _Legion:
 
 def _colour(text: str) -> str:
     return colour(text).abbrev
+
+
+def _seat(text: str) -> str:
+    """A seat of ``players=``: a colour's abbreviation, or ``-TOWER`` for a colourless one."""
+    return text if _COLOURLESS.match(text) else _colour(text)
 
 
 def parse_characters(text: str) -> tuple[str, ...]:
@@ -145,7 +159,7 @@ def _parse_legion(text: str) -> _Legion:
 def _seat_order(legions: list[_Legion], header: _Header) -> list[str]:
     named = {leg.owner for leg in legions} | set(header.pairs("scores"))
     named |= {_colour(c) for c in header.list("out") + header.list("turn")}
-    order = [_colour(c) for c in header.list("players")] or sorted(named, key=_ORDER.index)
+    order = [_seat(c) for c in header.list("players")] or sorted(named, key=_ORDER.index)
     if named - set(order) or len(set(order)) != len(order):
         raise InvalidNotation(f"players= must list each player once: {', '.join(sorted(named))}")
     others = header.list("withdrawing") + header.list("winners")
@@ -159,8 +173,13 @@ def _seat_order(legions: list[_Legion], header: _Header) -> list[str]:
 
 
 def _towers(order: list[str], legions: list[_Legion], given: dict[str, str]) -> dict[str, int]:
-    """Given towers, then the lowest Tower a player stands on, then the lowest free one."""
+    """Given towers (a colourless seat's in its name), then the lowest Tower a player stands
+    on, then the lowest free one."""
     towers = {abbrev: parse_land(land) for abbrev, land in given.items()}
+    for abbrev in order:
+        colourless = _COLOURLESS.match(abbrev)
+        if colourless:
+            towers[abbrev] = parse_land(colourless["tower"])
     for abbrev in [a for a in order if a not in towers]:
         standing = sorted(leg.land for leg in legions if leg.owner == abbrev)
         free = [t for t in standing if t in TOWERS and t not in towers.values()]
@@ -186,6 +205,9 @@ def _players(legions: list[_Legion], header: _Header) -> tuple[Player, ...]:
     mover, first = (header.list("turn") or [""])[0], header.flag("first")
     players = []
     for seat, abbrev in enumerate(order):
+        if _COLOURLESS.match(abbrev):
+            players.append(Player(seat, f"Seat {seat + 1}", towers[abbrev], eliminated=True))
+            continue
         held = [abbrev, *inherited.get(abbrev, [])]
         held += [marker_colour(leg.marker).abbrev for leg in legions if leg.owner == abbrev]
         held = list(dict.fromkeys(held))
@@ -228,7 +250,7 @@ def _caretaker(legions: Iterable[Legion], dead: Counter[str]) -> dict[str, int]:
 
 def _build(parsed: list[_Legion], header: _Header) -> GameState:
     players = _players(parsed, header)
-    seat = {_colour(p.colour or ""): p.seat for p in players}
+    seat = {_colour(p.colour): p.seat for p in players if p.colour}
     legions = {
         leg.marker: Legion(leg.marker, seat[leg.owner], leg.land, leg.characters, leg.revealed)
         for leg in parsed
@@ -239,8 +261,8 @@ def _build(parsed: list[_Legion], header: _Header) -> GameState:
     active = seat[_colour(turn[0])] if turn else max(living or players, key=lambda p: p.tower).seat
     winners = tuple(seat[_colour(c)] for c in header.list("winners"))
     options = set(header.list("options"))
-    if options - {f.name for f in fields(Options)}:
-        raise InvalidNotation(f"options= are {', '.join(f.name for f in fields(Options))}")
+    if options - set(_FLAGS):
+        raise InvalidNotation(f"options= are {', '.join(_FLAGS)}")
     state = GameState(
         options=Options(**{name: True for name in options}),
         dice=Dice(0),
@@ -288,6 +310,7 @@ def _turn(state: GameState, header: _Header) -> Turn:
         mulligan_used=bool(header.flag("mulligan")),
         split_parents=splits,
         moves=tuple(moves),
+        take_backs=header.number("takebacks") or 0,
         moved=frozenset(m.marker for m in moves) if after else frozenset(),
         summoned=bool(header.flag("summoned")),
         mustered=frozenset(header.list("mustered")),
@@ -308,9 +331,9 @@ def _move(state: GameState, text: str) -> MoveRecord:
         raise InvalidNotation(f"moves=: {marker} stands on {legion.land}, not {land}")
     kind = _KINDS[match["kind"]] if match["kind"] else MoveKind.NORMAL
     lord = character(match["lord"]).name if match["lord"] else None
-    lords = [c for c in (legion.characters if legion else ()) if character(c).is_lord]
+    lords = teleport_lords(legion.characters if legion else ())
     if kind is MoveKind.TOWER_TELEPORT and lord is None and lords:
-        lord = min(lords, key=lambda c: character(c).power)
+        lord = lords[0]
     elif kind is MoveKind.TITAN_TELEPORT:
         lord = TITAN
     side = int(match["side"]) if match["side"] else None
@@ -331,8 +354,15 @@ def _engaged_loops(state: GameState, listed: set[str]) -> list[MoveRecord]:
 
 # --- formatting --------------------------------------------------------------------------
 def format_position(state: GameState) -> str:
-    """The canonical one-line notation of ``state``'s masterboard position."""
-    abbrev = [_colour(p.colour or "?") for p in state.players]
+    """The canonical one-line notation of ``state``'s masterboard position.
+
+    Raises :class:`InvalidNotation` while the mover or a winner has no colour: the
+    notation writes positions once the colours are chosen.
+    """
+    abbrev = [_colour(p.colour) if p.colour else f"-{p.tower}" for p in state.players]
+    named = [state.active, *(state.result.winners if state.result else ())]
+    if any(state.player(s).colour is None for s in named):
+        raise InvalidNotation("a position is written once its players have chosen colours")
     board = " ".join(
         _format_legion(leg, abbrev[leg.owner])
         for leg in sorted(state.legions.values(), key=lambda leg: leg.marker)
@@ -364,8 +394,11 @@ def _header_values(state: GameState, abbrev: list[str]) -> dict[str, str]:
         _Legion(leg.marker, abbrev[leg.owner], leg.land, ()) for leg in state.legions.values()
     ]
     default_towers = _towers(abbrev, parsed, {})
-    own = [[m for m in p.markers if m not in colour(abbrev[p.seat]).markers] for p in players]
-    options = [f.name for f in fields(Options) if getattr(state.options, f.name)]
+    own = [
+        [m for m in p.markers if p.colour and m not in colour(p.colour).markers] for p in players
+    ]
+    options = [name for name in _FLAGS if getattr(state.options, name)]
+    coloured = [p for p in players if p.colour]
     return {
         "turn": abbrev[state.active],
         "phase": state.phase.value,
@@ -374,11 +407,12 @@ def _header_values(state: GameState, abbrev: list[str]) -> dict[str, str]:
         "mulligan": "yes" if turn.mulligan_used else "",
         "splits": ",".join(f"{c}<{p}" for c, p in sorted(turn.split_parents.items())),
         "moves": ",".join(_format_move(m) for m in turn.moves),
+        "takebacks": str(turn.take_backs) if turn.take_backs else "",
         "summoned": "yes" if turn.summoned else "",
         "mustered": ",".join(sorted(turn.mustered)),
         "scores": ",".join(f"{abbrev[p.seat]}:{p.score}" for p in players if p.score),
         "dead": format_characters(Counter(state.dead).elements()),
-        "out": ",".join(abbrev[p.seat] for p in players if p.eliminated),
+        "out": ",".join(abbrev[p.seat] for p in coloured if p.eliminated),
         "withdrawing": ",".join(abbrev[p.seat] for p in players if p.withdrawing),
         "inherited": ",".join(
             f"{abbrev[p.seat]}:" + "+".join(dict.fromkeys(m[:2] for m in own[p.seat]))
@@ -387,8 +421,10 @@ def _header_values(state: GameState, abbrev: list[str]) -> dict[str, str]:
         ),
         "towers": ""
         if all(default_towers[abbrev[p.seat]] == p.tower for p in players)
-        else ",".join(f"{abbrev[p.seat]}:{p.tower}" for p in players),
-        "players": "" if abbrev == sorted(abbrev, key=_ORDER.index) else ",".join(abbrev),
+        else ",".join(f"{abbrev[p.seat]}:{p.tower}" for p in coloured),
+        "players": ""
+        if len(coloured) == len(players) and abbrev == sorted(abbrev, key=_ORDER.index)
+        else ",".join(abbrev),
         "final": "" if state.final_turns is None else str(state.final_turns),
         "winners": ",".join(abbrev[s] for s in state.result.winners) if state.result else "",
         "options": ",".join(options),

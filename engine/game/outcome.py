@@ -33,7 +33,7 @@ from engine.game.events import (
 )
 from engine.game.state import Aftermath, GameState, Phase, Stage
 from engine.masterboard import land as land_of
-from engine.muster import FULL_HEIGHT, muster_options
+from engine.muster import FULL_HEIGHT, in_reveal_order, muster_options
 
 
 @dataclass(frozen=True)
@@ -174,7 +174,8 @@ def summon_donors(state: GameState) -> list[tuple[str, str]]:
 
 
 def reinforcements(state: GameState) -> list[tuple[str, tuple[tuple[str, ...], ...]]]:
-    """(recruit, ways to reveal) the defender may muster after winning (RULES §6.6)."""
+    """(recruit, ways to reveal) the defender may muster after winning (RULES §6.6), the
+    ways least revealing first (:mod:`engine.reveals`)."""
     engagement = state.engagement
     if engagement is None or engagement.defender not in state.legions:
         return []
@@ -182,7 +183,7 @@ def reinforcements(state: GameState) -> list[tuple[str, tuple[tuple[str, ...], .
     if legion.height >= FULL_HEIGHT:
         return []
     terrain = land_of(legion.land).terrain
-    options = muster_options(terrain, legion.characters, dict(state.caretaker))
+    options = in_reveal_order(muster_options(terrain, legion.characters, dict(state.caretaker)))
     return [(o.recruit, o.recruiters) for o in options]
 
 

@@ -1,4 +1,5 @@
-"""Creating a game: towers by rolls, colours in ascending tower order (RULES §1.6)."""
+"""Creating a game: towers by rolls, colours in ascending tower order (RULES §1.6), and
+withdrawing while the colours are chosen (SoP)."""
 
 from __future__ import annotations
 
@@ -14,10 +15,19 @@ from engine.game.common import (
     contents,
     require_active,
     require_phase,
+    return_to_caretaker,
     sort_names,
     take_from_caretaker,
 )
-from engine.game.events import ColourChosen, Event, TowersAssigned
+from engine.game.elimination import check_game_over
+from engine.game.events import (
+    WITHDREW,
+    ColourChosen,
+    Event,
+    LegionEliminated,
+    PlayerEliminated,
+    TowersAssigned,
+)
 from engine.game.state import GameState, Legion, Options, Phase, Player, Turn
 from engine.markers import colour
 from engine.masterboard import TOWERS
@@ -80,11 +90,43 @@ def choose_colour(state: GameState, seat: int, action: ChooseColour) -> Step:
     state = state.with_player(replace(player, colour=chosen.name, markers=chosen.markers))
     state = take_from_caretaker(state.with_legion(legion), STARTING_LEGION)
     events: list[Event] = [ColourChosen(seat, chosen.name, marker, player.tower), contents(legion)]
-    waiting = [p for p in state.players if p.colour is None]
+    state, more = _next_chooser(state)
+    return state, events + more
+
+
+def _next_chooser(state: GameState) -> Step:
+    """The lowest tower still without a colour chooses next; once every player still in
+    the game has one, the highest tower's first turn begins (RULES §1.6)."""
+    living = [p for p in state.players if not p.eliminated]
+    waiting = [p for p in living if p.colour is None]
     if waiting:
-        return replace(state, active=min(waiting, key=lambda p: p.tower).seat), events
+        return replace(state, active=min(waiting, key=lambda p: p.tower).seat), []
     from engine.game.turns import begin_turn
 
-    first = max(state.players, key=lambda p: p.tower).seat
-    state, more = begin_turn(state, first)
+    return begin_turn(state, max(living, key=lambda p: p.tower).seat)
+
+
+def withdraw_at_setup(state: GameState, seat: int) -> Step:
+    """``seat`` withdraws while the colours are chosen (SoP: "each player chooses the color
+    they want or withdraws from the game in ascending order"). He leaves with no colour, no
+    legion and no markers; a starting legion he took goes back to the caretaker and its
+    colour is free again. If fewer than two players remain, the survivor wins (RULES
+    §12.5); otherwise the choosing goes on, and turn order skips him later.
+
+    Any seat may withdraw in this phase, not only the one choosing: the SoP names the
+    withdrawal as the alternative to a choice, but nothing is staked yet (no legion is
+    engaged, nobody scores), so there is nothing to wait for, and it takes effect at once.
+    """
+    player = state.player(seat)
+    events: list[Event] = []
+    for legion in [leg for leg in state.legions.values() if leg.owner == seat]:
+        state = return_to_caretaker(state.without_legion(legion.marker), legion.characters)
+        events.append(LegionEliminated(legion.marker, seat))
+    retired = replace(player, colour=None, markers=(), eliminated=True, withdrawing=False)
+    state = state.with_player(retired)
+    events.append(PlayerEliminated(seat, None, WITHDREW))
+    state, more = check_game_over(state, [seat])
+    if state.result is not None:
+        return replace(state, active=state.result.winners[0]), events + more
+    state, more = _next_chooser(state)
     return state, events + more

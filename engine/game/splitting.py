@@ -6,7 +6,16 @@ from dataclasses import replace
 
 from engine.errors import IllegalAction, IllegalSplit
 from engine.game.actions import Roll, Split, UndoSplit
-from engine.game.common import Step, contents, own_legion, require_active, require_phase, sort_names
+from engine.game.common import (
+    Step,
+    contents,
+    own_legion,
+    require_active,
+    require_phase,
+    sort_names,
+    take_back_limit,
+    take_backs_left,
+)
 from engine.game.events import Event, LegionSplit, MovementRolled, SplitUndone
 from engine.game.state import GameState, Legion, Phase
 from engine.split import check_split
@@ -47,13 +56,13 @@ def undo_split(state: GameState, seat: int, action: UndoSplit) -> Step:
         raise IllegalSplit(f"{child.marker} was not split off this turn (errata 4.7)")
     if child.marker in state.turn.split_parents.values():
         raise IllegalSplit(f"undo the split made from {child.marker} first (errata 4.7)")
+    if not take_backs_left(state, state.turn.take_backs):
+        raise IllegalSplit(take_back_limit(state))
     parent = state.legion(parent_marker)
     merged = replace(parent, characters=sort_names(parent.characters + child.characters))
     parents = {c: p for c, p in state.turn.split_parents.items() if c != child.marker}
-    state = replace(
-        state.without_legion(child.marker).with_legion(merged),
-        turn=replace(state.turn, split_parents=parents),
-    )
+    turn = replace(state.turn, split_parents=parents, take_backs=state.turn.take_backs + 1)
+    state = replace(state.without_legion(child.marker).with_legion(merged), turn=turn)
     return state, [SplitUndone(parent_marker, child.marker, merged.height), contents(merged)]
 
 
@@ -66,5 +75,6 @@ def roll(state: GameState, seat: int, action: Roll) -> Step:
             "split your starting legion 4–4 before rolling, one lord in each half (RULES §3.3)"
         )
     value, dice = state.dice.roll_one()
-    state = replace(state, dice=dice, phase=Phase.MOVE, turn=replace(state.turn, roll=value))
+    turn = replace(state.turn, roll=value, take_backs=0)
+    state = replace(state, dice=dice, phase=Phase.MOVE, turn=turn)
     return state, [MovementRolled(seat, value)]

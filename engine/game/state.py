@@ -37,6 +37,10 @@ class Options:
     """Views keep what was revealed earlier (errata 20.0; off by default)."""
     time_limit: bool = False
     """The host may declare the time limit expired (errata 21.1, RULES §12.6)."""
+    take_backs_per_phase: int = 50
+    """A house limit (errata 7.0 sets none): the take-backs (``UndoSplit``, ``TakeBack``,
+    ``TakeBackManeuver``) a player may make in one split or movement phase, or in one
+    battle maneuver phase; beyond it a take-back is refused, so that a phase always ends."""
 
 
 @dataclass(frozen=True)
@@ -104,6 +108,8 @@ class Turn:
     split_parents: Mapping[str, str] = field(default_factory=dict)
     """child marker → the marker it was split from this turn (errata 4.7 undo)."""
     moves: tuple[MoveRecord, ...] = ()
+    take_backs: int = 0
+    """Take-backs made in the current split or movement phase (``Options`` limits them)."""
     moved: frozenset[str] = frozenset()
     """Markers that completed a move this turn (after movement ends)."""
     summoned: bool = False

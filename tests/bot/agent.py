@@ -2,7 +2,8 @@
 
 Its choice depends only on (seed, action number), so a game interrupted and resumed in
 another process continues exactly as an uninterrupted one. A *fighting* agent mostly
-avoids fleeing, negotiating and conceding, so that its games have battles.
+avoids fleeing, negotiating and conceding, so that its games have battles. Asked to, it
+shows one of its legions to everyone now and then (errata 4.5).
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from engine.game import battle_actions as b
 from engine.game.legal import legal_actions, to_act
 from engine.game.state import GameState
 
-SKIP = (a.Withdraw, a.TakeBack, a.UndoSplit, a.ExpireTimeLimit)
+SKIP = (a.Withdraw, a.TakeBack, a.UndoSplit, a.ExpireTimeLimit, a.Reveal)
 PEACEFUL = (a.Flee, a.Concede, a.Propose, a.NoMoreProposals, a.Accept, b.ConcedeInstead)
 
 
@@ -31,13 +32,18 @@ def caller(channel: int, seat: int) -> Caller:
     return Caller(user_id(channel, seat), f"P{seat}")
 
 
-def pick(choices: list[a.Action], rng: random.Random, fighting: bool = False) -> a.Action:
-    """A random playable action; a fighting agent seldom chooses a peaceful one."""
+def pick(
+    choices: list[a.Action], rng: random.Random, fighting: bool = False, showing: float = 0.0
+) -> a.Action:
+    """A random playable action; a fighting agent seldom chooses a peaceful one; with
+    probability ``showing`` it shows a legion instead, when it has one to show."""
     playable = [x for x in choices if not isinstance(x, SKIP)]
     warlike = [x for x in playable if not isinstance(x, PEACEFUL)]
     if fighting and warlike and rng.random() < 0.97:
         playable = warlike
-    return rng.choice(playable)
+    chosen = rng.choice(playable)
+    shows = [x for x in choices if isinstance(x, a.Reveal)]
+    return rng.choice(shows) if showing and shows and rng.random() < showing else chosen
 
 
 def choose(

@@ -35,6 +35,8 @@ ASK_CHOICES = 0.1
 MANY = 200
 """Games of the long run (text, choices, pictures; no information commands)."""
 SPECTATOR = 77
+SHOWING = 0.02
+"""How often the agent shows one of its legions to everyone (errata 4.5)."""
 
 
 def texts(replies: Replies, channel: int, acting: int, seats: int):
@@ -124,7 +126,7 @@ async def check_game(
         seat = to_act(state)
         assert seat is not None
         rng = random.Random(f"{agent}:{game.n}")
-        action = pick(legal_actions(state, seat), rng, True)
+        action = pick(legal_actions(state, seat), rng, True, showing=SHOWING)
         if rng.random() < ASK_CHOICES:
             found += await private_step(service, channel, seat, watch)
         after, events = apply(state, seat, action)

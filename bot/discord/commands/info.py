@@ -1,20 +1,48 @@
 """``/titan info``: the board, the battle, the status, history and look-ups (only you see
-the answers)."""
+the answers); ``/titan game``: withdrawing, the time limit and showing a legion."""
 
 from __future__ import annotations
+
+import asyncio
+import logging
 
 from discord import app_commands
 
 from bot.discord import specs as s
-from bot.discord.host import TitanInteraction
-from bot.discord.runner import run_command
+from bot.discord.host import TitanInteraction, place_of
+from bot.discord.runner import AUTOCOMPLETE_BUDGET, completer, run_command
 from engine.characters import CHARACTERS
+
+log = logging.getLogger(__name__)
 
 
 async def _creatures(interaction: TitanInteraction, current: str) -> list[app_commands.Choice[str]]:
     typed = current.strip().casefold()
     names = [name for name in sorted(CHARACTERS) if name.casefold().startswith(typed)]
     return [app_commands.Choice(name=name, value=name) for name in names[:25]]
+
+
+async def _own_characters(
+    interaction: TitanInteraction, current: str
+) -> list[app_commands.Choice[str]]:
+    """For the caller's own legion chosen in ``legion``: all its characters, then each
+    kind of them (only the caller sees them, and only his own legion)."""
+    try:
+        async with asyncio.timeout(AUTOCOMPLETE_BUDGET):
+            game = await interaction.client.service.game_in(place_of(interaction).channel)
+    except Exception:
+        log.warning("autocomplete of reveal characters failed", exc_info=True)
+        return []
+    state = game.state if game is not None else None
+    seat = game.seat_of(interaction.user.id) if game is not None else None
+    marker = str(getattr(interaction.namespace, "legion", None) or "").strip()
+    legion = state.legions.get(marker[:1].upper() + marker[1:].lower()) if state else None
+    if legion is None or legion.owner != seat:
+        return []
+    typed = current.strip().casefold()
+    found = [" ".join(legion.characters), *dict.fromkeys(legion.characters)]
+    found = [v for v in dict.fromkeys(found) if typed in v.casefold()]
+    return [app_commands.Choice(name=v[:100], value=v[:100]) for v in found[:25]]
 
 
 class InfoCommands(app_commands.Group, name="info", description="Boards, status and look-ups"):
@@ -60,7 +88,7 @@ class InfoCommands(app_commands.Group, name="info", description="Boards, status 
 
 
 class GameCommands(app_commands.Group, name="game", description="The whole game"):
-    """Leaving the game, and the agreed time limit."""
+    """Leaving the game, the agreed time limit, and showing a legion: at any time."""
 
     @app_commands.command(description="Concede the whole game (RULES §12.4)")
     async def withdraw(self, interaction: TitanInteraction) -> None:
@@ -69,3 +97,13 @@ class GameCommands(app_commands.Group, name="game", description="The whole game"
     @app_commands.command(description="Declare the agreed time limit expired (errata 21.1)")
     async def expire(self, interaction: TitanInteraction) -> None:
         await run_command(interaction, s.EXPIRE)
+
+    @app_commands.command(description="Show one of your legions, or some of it, to everyone")
+    @app_commands.describe(
+        legion="the legion to show", characters="which of its characters (default: all)"
+    )
+    @app_commands.autocomplete(legion=completer(s.REVEAL, "legion"), characters=_own_characters)
+    async def reveal(
+        self, interaction: TitanInteraction, legion: str, characters: str | None = None
+    ) -> None:
+        await run_command(interaction, s.REVEAL, legion=legion, characters=characters)

@@ -71,6 +71,27 @@ def test_a_command_is_ambiguous_only_when_no_reading_is_the_default():
     assert s.ambiguity(s.STRIKE, strikes, {"striker": "D4", "target": "E5"}) == []
 
 
+def test_candidates_differing_only_in_what_they_reveal_mean_the_first():
+    """RULES §1.7: the engine shows the least revealing set by default, the first listed."""
+    teleports = [
+        a.Move("Bk01", 30, MoveKind.TOWER_TELEPORT, None, "Angel"),
+        a.Move("Bk01", 30, MoveKind.TOWER_TELEPORT, None, "Titan"),
+    ]
+    assert s.ambiguity(s.MOVE, teleports, {"legion": "Bk01", "land": "30"}) == []
+    musters = [
+        a.Muster("Bk01", "Warlock", ("Warlock",)),
+        a.Muster("Bk01", "Warlock", ("Titan",)),
+        a.Muster("Bk01", "Ogre", ()),
+    ]
+    assert s.ambiguity(s.MUSTER, musters, {"legion": "Bk01", "recruit": "Warlock"}) == []
+    assert s.ambiguity(s.MUSTER, musters, {"legion": "Bk01"}) == musters
+    reinforcements = [a.Reinforce("Troll", ("Troll",)), a.Reinforce("Troll", ("Ogre", "Ogre"))]
+    assert s.ambiguity(s.REINFORCE, reinforcements, {"recruit": "Troll"}) == []
+    # Which lord to summon is the decision itself, not a reveal.
+    summons = [a.Summon("Bk02", "Archangel"), a.Summon("Bk02", "Angel")]
+    assert s.ambiguity(s.SUMMON, summons, {"donor": "Bk02"}) == summons
+
+
 def test_moves_and_maneuvers_are_left_to_commands():
     assert {a.Move, a.Split, b.Maneuver, a.Withdraw} <= set(NOT_OFFERED)
 

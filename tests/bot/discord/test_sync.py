@@ -12,7 +12,7 @@ GROUPS = {
     "engagement": "engage flee fight propose accept concede nomore acquire decline",
     "battle": "maneuver takeback done strike carry rangestrike summon reinforce decline concede "
     "accept insist",
-    "game": "withdraw expire",
+    "game": "withdraw expire reveal",
     "info": "board battle status history legal creature land help",
 }
 

@@ -117,6 +117,14 @@ def test_musters_the_best_recruit():
     assert decide(state) == a.Muster("Bk01", "Griffon", ("Lion", "Lion", "Lion"))
 
 
+def test_musters_showing_the_least():
+    """RULES §1.7, §6.4: a Warlock shows itself to muster a Warlock, not the Titan."""
+    state = parse_position(
+        "Bk01@200:Titan,Warlock Rd01@100:Titan | turn=Bk phase=muster moves=Bk01"
+    )
+    assert decide(state) == a.Muster("Bk01", "Warlock", ("Warlock",))
+
+
 def test_attacks_a_much_weaker_legion():
     state = parse_position(
         "Bk01@100:Titan,Troll*3,Ranger*2 Rd01@41:Ogre Rd02@600:Titan,Angel"

@@ -160,7 +160,7 @@ def test_errata_10_5_E20_time_loss_pays_the_defender_nothing_but_the_titans_legi
     )
     state, events = fight(state, b.EndManeuver())
     assert current(state).step is BattleStep.END_CHECK
-    assert legal(state) == [a.Decline(), a.Concede()]
+    assert legal(state) == [a.Decline(), a.Concede(), a.Reveal("Rd02"), a.Reveal("Rd03")]
     state, events = fight(state, a.Decline())
     [ended] = by_type(events, BattleEnded)
     assert ended.kind is EndKind.TIME_LOSS and ended.winner is Side.DEFENDER
@@ -230,7 +230,7 @@ SUMMON = "Plains t2 attacker summon: Bk01 Ogre@A2 Gargoyle@slain | Rd01 Troll@F4
 
 def test_rule_7_2a_summoned_lord_joins_the_attacker_and_a_lone_donor_vanishes():
     state = battle_game(SUMMON, others="Rd02@41:Angel", tweak=due)
-    assert legal(state) == [a.Summon("Rd02", "Angel"), a.Decline(), a.Concede()]
+    assert legal(state) == [a.Summon("Rd02", "Angel"), a.Decline(), a.Concede(), a.Reveal("Rd02")]
     state, events = fight(state, a.Summon("Rd02", "Angel"), b.Maneuver("Angel", "C1"))
     assert state.legion("Rd02").characters == ("Angel",)  # not yet: it must enter first
     state, events = fight(state, b.EndManeuver())

@@ -42,8 +42,10 @@ WEIGHTS = {
     "Fight": 20, "Concede": 0.05, "Summon": 6, "Reinforce": 6, "Acquire": 4, "Decline": 1,
     "Muster": 8, "EndTurn": 1, "Maneuver": 8, "TakeBackManeuver": 0.3, "EndManeuver": 1.5,
     "Strike": 10, "CarryOver": 1, "Rangestrike": 4, "EndStrikes": 1, "AcceptConcession": 1,
-    "ConcedeInstead": 0.7,
+    "ConcedeInstead": 0.7, "Reveal": 0.1,
 }  # fmt: skip
+#: Actions open to every seat at any time (RULES §12.4; errata 4.5).
+ANYTIME = (a.Withdraw, a.Reveal)
 SEEN: Counter[str] = Counter()
 FINISHED: set[int] = set()
 
@@ -144,7 +146,8 @@ def check_state(state: GameState) -> None:
 
 
 def check_expensive(state: GameState) -> None:
-    """Every legal action applies; others may only withdraw; JSON round trip."""
+    """Every legal action applies; others may only withdraw or show a legion (errata 4.5),
+    which applies too; JSON round trip."""
     assert decode(GameState, json.loads(json.dumps(encode(state)))) == state
     seat = to_act(state)
     if seat is None:
@@ -153,7 +156,11 @@ def check_expensive(state: GameState) -> None:
         apply(state, seat, action)
     for other in range(len(state.players)):
         if other != seat:
-            assert all(isinstance(x, a.Withdraw) for x in legal_actions(state, other))
+            theirs = legal_actions(state, other)
+            assert all(isinstance(x, ANYTIME) for x in theirs)
+            for action in theirs:
+                if isinstance(action, a.Reveal):
+                    apply(state, other, action)
 
 
 def play(seed: int) -> GameState:
@@ -167,7 +174,7 @@ def play(seed: int) -> GameState:
         seat = to_act(state)
         assert seat is not None and not state.player(seat).eliminated
         legal = legal_actions(state, seat)
-        assert any(not isinstance(x, a.Withdraw) for x in legal), "nothing to do"
+        assert any(not isinstance(x, ANYTIME) for x in legal), "nothing to do"
         action = agent.choose(state, legal)
         state, events = apply(state, seat, action)
         SEEN[type(action).__name__] += 1

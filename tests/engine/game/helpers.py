@@ -22,7 +22,7 @@ from engine.game.events import Event
 from engine.game.legal import legal_actions
 from engine.game.notation import parse_position
 from engine.game.outcome import aftermath_seat
-from engine.game.state import GameState, Legion, Options, Phase
+from engine.game.state import GameState, Legion, Options, Phase, Stage
 from engine.game.view import View
 
 #: The starting legion (RULES §1.6) in the notation.
@@ -45,6 +45,25 @@ def act(state: GameState, seat: int, *actions: a.Action) -> tuple[GameState, lis
         state, more = apply(state, seat, action)
         events += more
     return state, events
+
+
+def reveals(state: GameState, seat: int) -> list[a.Action]:
+    """The whole-legion reveals open to ``seat`` (errata 4.5): one per legion of it, by
+    marker, with a character not yet shown to everyone, unless it fights the battle in
+    progress (everything is public there, RULES §5.7)."""
+    engagement = state.engagement
+    fighting = (
+        {engagement.attacker, engagement.defender}
+        if engagement is not None and engagement.stage is Stage.BATTLE
+        else set()
+    )
+    return [
+        a.Reveal(marker)
+        for marker, legion in sorted(state.legions.items())
+        if legion.owner == seat
+        and marker not in fighting
+        and Counter(legion.characters) - Counter(legion.revealed)
+    ]
 
 
 def colours_chosen(players: int, seed: int = 1, options: Options | None = None) -> GameState:
@@ -224,6 +243,10 @@ class Knowledge:
                 assert event.marker in engaged, event
             elif event.reason == "battle":
                 assert battle and event.marker in engaged, event
+            elif event.reason == "shown by its owner":  # errata 4.5: his choice, to all
+                assert audience is None, event
+                extra = Counter(event.characters) - self.running.get(event.marker, Counter())
+                assert not extra, f"{event} shows characters the legion does not hold"
             else:
                 assert after.result is not None, event
                 assert after.legions[event.marker].owner in after.result.winners, event

@@ -22,7 +22,7 @@ from engine.game.legal import legal_actions, to_act
 from engine.game.outcome import summon_donors
 from engine.game.state import Phase, Proposal
 from engine.game.view import view
-from tests.engine.game.helpers import act, of_type, pos
+from tests.engine.game.helpers import act, of_type, pos, reveals
 
 BLACK_WINS = Proposal(Side.DEFENDER)
 
@@ -38,7 +38,7 @@ def won(text: str, land: int = 41, defender: int = 1):
     engagement = state.engagement
     asked = engagement and engagement.aftermath and engagement.aftermath.may_summon
     if asked and not summon_donors(state):
-        assert legal_actions(state, 0) == [a.Decline(), a.Withdraw()]
+        assert legal_actions(state, 0) == [a.Decline(), *reveals(state, 0), a.Withdraw()]
         state, more = act(state, 0, a.Decline())
         events += more
     return state, events
@@ -49,7 +49,8 @@ def test_rule_7_2_summon_after_a_win_by_concession():
         "Bk01@41:Titan,Troll*2 Bk02@20:Angel,Ogre Rd01@41:Lion,Ogre Rd02@600:Titan "
         "| turn=Bk phase=engage"
     )
-    assert legal_actions(state, 0) == [a.Summon("Bk02", "Angel"), a.Decline(), a.Withdraw()]
+    mine = [a.Reveal("Bk01"), a.Reveal("Bk02")]
+    assert legal_actions(state, 0) == [a.Summon("Bk02", "Angel"), a.Decline(), *mine, a.Withdraw()]
     state, events = act(state, 0, a.Summon("Bk02", "Angel"))
     assert of_type(events, LordSummoned) == [LordSummoned("Bk02", "Bk01", "Angel")]
     assert events[0].audience is None
@@ -106,7 +107,8 @@ def test_rule_7_2_no_summon_of_a_titan_or_from_an_engaged_legion():
     assert state.engagement is None  # Bk02 has only a Titan; Bk03 faces an enemy
     text = text.replace("Bk02@20:Titan,Ogre", "Bk02@20:Titan,Angel")
     state, _ = won(text)
-    assert legal_actions(state, 0) == [a.Summon("Bk02", "Angel"), a.Decline(), a.Withdraw()]
+    mine = [a.Reveal("Bk01"), a.Reveal("Bk02"), a.Reveal("Bk03")]
+    assert legal_actions(state, 0) == [a.Summon("Bk02", "Angel"), a.Decline(), *mine, a.Withdraw()]
     with pytest.raises(IllegalSummon, match="cannot send a Angel"):
         act(state, 0, a.Summon("Bk03", "Angel"))
     with pytest.raises(IllegalSummon):
@@ -137,7 +139,8 @@ def test_rule_7_1_acquisition_at_each_hundred_after_the_summon():
     with pytest.raises(IllegalSummon, match="before acquiring"):
         act(state, 0, a.Acquire("Angel"))
     state, _ = act(state, 0, a.Decline())
-    assert legal_actions(state, 0) == [a.Acquire("Angel"), a.Decline(), a.Withdraw()]
+    mine = [a.Reveal("Bk01"), a.Reveal("Bk02")]
+    assert legal_actions(state, 0) == [a.Acquire("Angel"), a.Decline(), *mine, a.Withdraw()]
     angels = state.caretaker["Angel"]
     state, events = act(state, 0, a.Acquire("Angel"))
     assert of_type(events, LordAcquired) == [LordAcquired("Bk01", "Angel")]
@@ -154,6 +157,7 @@ def test_errata_17_3_e24_archangel_or_still_an_angel():
         a.Acquire("Archangel"),
         a.Acquire("Angel"),
         a.Decline(),
+        a.Reveal("Bk01"),
         a.Withdraw(),
     ]
     state, _ = act(state, 0, a.Acquire("Angel"))

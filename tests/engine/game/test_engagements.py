@@ -33,6 +33,10 @@ DUEL = (
 )
 
 
+#: Black's whole-legion reveals in DUEL (errata 4.5).
+MINE = [a.Reveal("Bk01"), a.Reveal("Bk02")]
+
+
 def engaged(text: str = DUEL, land: int = 41):
     state, events = act(pos(text), 0, a.Engage(land))
     return state, events
@@ -43,17 +47,18 @@ def test_errata_9_1_engagements_one_at_a_time_in_the_movers_order():
         "Bk01@41:Titan,Troll Bk02@3:Ogre*2 Rd01@41:Ogre Rd02@3:Lion Rd03@600:Titan "
         "| turn=Bk phase=engage"
     )
-    assert legal_actions(state, 0) == [a.Engage(3), a.Engage(41), a.Withdraw()]
+    mine = [a.Reveal("Bk01"), a.Reveal("Bk02")]
+    assert legal_actions(state, 0) == [a.Engage(3), a.Engage(41), *mine, a.Withdraw()]
     state, _ = act(state, 0, a.Engage(3))
     with pytest.raises(IllegalEngagement, match="finish the engagement in 3 first"):
         act(state, 0, a.Engage(41))
     state, _ = act(state, 1, a.Concede())
     # No summon: Black's only other legion is engaged (RULES §7.2); the right is still
     # asked, so that Red learns nothing of Black's other legions (RULES §1.7).
-    assert legal_actions(state, 0) == [a.Decline(), a.Withdraw()]
+    assert legal_actions(state, 0) == [a.Decline(), *mine, a.Withdraw()]
     state, _ = act(state, 0, a.Decline())
     assert state.phase is Phase.ENGAGE and state.engagement is None
-    assert legal_actions(state, 0) == [a.Engage(41), a.Withdraw()]
+    assert legal_actions(state, 0) == [a.Engage(41), *mine, a.Withdraw()]
     with pytest.raises(IllegalEngagement, match="no engagement in 3"):
         act(state, 0, a.Engage(3))
     state, _ = act(state, 0, a.Engage(41))
@@ -146,7 +151,7 @@ def test_sop_after_no_more_proposals_only_accept_concede_or_fight():
     state, _ = act(state, 0, a.Propose((KILL_DEF,)))
     state, _ = act(state, 1, a.NoMoreProposals())
     assert to_act(state) == 0
-    assert legal_actions(state, 0) == [a.Accept(1), a.Concede(), a.Fight(), a.Withdraw()]
+    assert legal_actions(state, 0) == [a.Accept(1), a.Concede(), a.Fight(), *MINE, a.Withdraw()]
     with pytest.raises(IllegalEngagement, match="proposals are over"):
         act(state, 0, a.Propose((BOTH,)))
     with pytest.raises(IllegalEngagement, match="declared already"):
@@ -161,7 +166,7 @@ def test_sop_battle_only_after_the_opponent_declared_no_more_proposals():
     with pytest.raises(IllegalEngagement, match="once your opponent has declared"):
         act(state, 1, a.Fight())
     state, _ = act(state, 1, a.NoMoreProposals())
-    assert legal_actions(state, 0) == [a.Concede(), a.Fight(), a.Withdraw()]
+    assert legal_actions(state, 0) == [a.Concede(), a.Fight(), *MINE, a.Withdraw()]
 
 
 def test_rule_5_7_fight_starts_a_public_battle():
@@ -185,7 +190,7 @@ def test_rule_5_5_agreement_eliminating_the_defender():
     engagement = state.engagement
     assert engagement is not None and engagement.stage is Stage.AFTERMATH
     assert engagement.aftermath is not None and engagement.aftermath.may_summon  # §7.2c
-    assert legal_actions(state, 0) == [a.Summon("Bk02", "Angel"), a.Decline(), a.Withdraw()]
+    assert legal_actions(state, 0) == [a.Summon("Bk02", "Angel"), a.Decline(), *MINE, a.Withdraw()]
 
 
 def test_rule_5_5_agreement_eliminating_the_attacker_earns_a_reinforcement():

@@ -5,12 +5,18 @@ Errata 4.6, 9.4, 10.5, 19.4, 20.1, 20.4, 21.1; RULES §13 E20, E21, V10; §14 C1
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+
 import pytest
 
 from engine.battle.position import Side
 from engine.errors import IllegalAction
 from engine.game import actions as a
 from engine.game.events import (
+    TITAN_LOST,
+    WITHDREW,
     EngagementConceded,
     GameOver,
     MarkersInherited,
@@ -40,7 +46,7 @@ def test_errata_20_4_9_4_19_4_e21_defending_titan_legion_withdraws():
     state, _ = act(state, 0, a.Engage(41))
     state, events = act(state, 2, a.Withdraw())
     assert points(events) == [(0, 36), (0, 16)]
-    assert of_type(events, PlayerEliminated) == [PlayerEliminated(2, 0, "Titan lost")]
+    assert of_type(events, PlayerEliminated) == [PlayerEliminated(2, 0, WITHDREW)]
     assert of_type(events, MarkersInherited)[0].seat == 0
     assert "Rd12" in state.player(0).markers and not list(state.legions_of(2))
     assert_conserved(state)
@@ -175,7 +181,7 @@ def test_rule_12_4_withdrawing_on_ones_own_turn():
     state = pos("Bk01@100:Titan,Ogre Bk02@5:Troll Rd01@600:Titan Gd01@300:Titan | turn=Bk")
     state, events = act(state, 0, a.Withdraw())
     assert state.player(0).eliminated and not points(events)
-    assert of_type(events, PlayerEliminated) == [PlayerEliminated(0, None, "Titan lost")]
+    assert of_type(events, PlayerEliminated) == [PlayerEliminated(0, None, WITHDREW)]
     assert state.active == 2 and state.phase is Phase.SPLIT
     assert state.dead == {"Ogre": 1, "Titan": 1, "Troll": 1}
 
@@ -295,3 +301,74 @@ def test_errata_20_4_a_withdrawing_winner_gives_up_his_rights():
     assert events[0] == WithdrawalQueued(2)
     assert state.engagement is None and state.phase is Phase.MUSTER
     assert state.legion("Rd01").characters == ("Ogre", "Ogre")
+
+
+# --- a withdrawal is told as a withdrawal (RULES §12.1, §12.4) ---------------------------------
+def test_rule_12_4_a_queued_withdrawal_is_a_withdrawal_when_it_takes_effect():
+    state = pos("Bk01@100:Titan,Ogre Rd01@600:Titan Gd01@300:Titan | turn=Bk phase=muster")
+    state, _ = act(state, 2, a.Withdraw())
+    state, events = act(state, 0, a.EndTurn())  # Red's turn begins: he leaves
+    assert of_type(events, PlayerEliminated) == [PlayerEliminated(2, None, WITHDREW)]
+
+
+def test_rule_12_4_a_queued_withdrawer_attacked_with_his_titan_withdraws():
+    """The Titan's legion concedes when attacked; the attacker is the eliminator."""
+    state = pos(
+        "Bk01@41:Titan,Troll Rd01@41:Titan,Ogre Rd02@600:Troll Gd01@300:Titan | turn=Bk "
+        "phase=move roll=1 moves=Bk01:40>41 towers=Bk:100,Gd:300,Rd:600"
+    )
+    state, _ = act(state, 2, a.Withdraw())
+    state, _ = act(state, 0, a.EndMovement())
+    state, events = act(state, 0, a.Engage(41))
+    assert of_type(events, PlayerEliminated) == [PlayerEliminated(2, 0, WITHDREW)]
+
+
+def test_rule_12_1_a_titan_lost_in_an_agreement_is_not_a_withdrawal():
+    state = pos(
+        "Bk01@41:Titan,Troll Rd01@41:Titan,Ogre Gd01@300:Titan | turn=Bk phase=engage "
+        "towers=Bk:100,Gd:300,Rd:600"
+    )
+    state, _ = act(state, 0, a.Engage(41))
+    state, _ = act(state, 2, a.Propose((Proposal(DEF),)))
+    state, events = act(state, 0, a.Accept(1))
+    assert of_type(events, PlayerEliminated) == [PlayerEliminated(2, 0, TITAN_LOST)]
+
+
+def test_rule_12_4_a_queued_withdrawal_is_not_queued_twice():
+    state = pos("Bk01@100:Titan,Ogre Rd01@600:Titan Gd01@300:Titan | turn=Bk")
+    assert a.Withdraw() in legal_actions(state, 2)
+    state, _ = act(state, 2, a.Withdraw())
+    assert a.Withdraw() not in legal_actions(state, 2)
+    with pytest.raises(IllegalAction, match="your withdrawal is already queued"):
+        act(state, 2, a.Withdraw())
+
+
+MUTUAL_TITANS = """
+from engine.game import actions as a
+from engine.game.apply import apply
+from engine.game.events import PlayerEliminated
+from engine.game.notation import parse_position
+from engine.game.state import Proposal
+
+state = parse_position("Bk01@41:Titan Rd01@41:Titan Gd01@300:Titan | turn=Bk phase=engage")
+state, _ = apply(state, 0, a.Engage(41))
+state, _ = apply(state, 2, a.Propose((Proposal(None),)))
+state, events = apply(state, 0, a.Accept(1))
+print([e.seat for e in events if isinstance(e, PlayerEliminated)])
+"""
+
+
+def test_rule_14_c10_both_titans_fall_in_the_same_order_in_every_process():
+    """A replay must tell the same events wherever it runs (string hashing differs between
+    processes): the attacker's player leaves first."""
+    told = {
+        subprocess.run(
+            [sys.executable, "-c", MUTUAL_TITANS],
+            env={**os.environ, "PYTHONHASHSEED": str(seed)},
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
+        for seed in range(6)
+    }
+    assert told == {"[0, 2]\n"}

@@ -147,7 +147,7 @@ def test_errata_8_1_no_teleport_loop():
     state = pos("Bk01@100:Angel,Ogre Rd01@600:Titan | turn=Bk phase=move roll=6")
     with pytest.raises(IllegalMove, match=r"errata 8\.1"):
         act(state, 0, a.Move("Bk01", 100, MoveKind.TOWER_TELEPORT))
-    assert a.Move("Bk01", 100, MoveKind.TOWER_TELEPORT) not in legal_actions(state, 0)
+    assert not [x for x in legal_actions(state, 0) if isinstance(x, a.Move) and x.land == 100]
 
 
 def test_rule_3_4_split_legions_still_together_recombine_under_the_original_marker():
@@ -224,7 +224,9 @@ def test_errata_7_1_e15_no_legal_move_means_no_move():
         f"{legions} Rd01@200:Titan Rd02@400:Troll Rd03@600:Troll | turn=Bk phase=move roll=4 "
         "out=Bu,Br"
     )
-    assert legal_actions(state, 0) == [a.EndMovement(), a.Withdraw()]
+    mine = [a.Reveal(m) for m in sorted(state.legions) if state.legions[m].owner == 0]
+    assert len(mine) == len(lands)
+    assert legal_actions(state, 0) == [a.EndMovement(), *mine, a.Withdraw()]
     state, events = act(state, 0, a.EndMovement())
     assert state.phase is Phase.MUSTER and of_type(events, MovementEnded) == [MovementEnded(())]
 
@@ -246,3 +248,36 @@ def test_errata_7_1_an_engaged_land_is_neither_entered_nor_crossed():
     state, _ = act(state, 0, a.Move("Bk01", 3))
     destinations = {x.land for x in legal_actions(state, 0) if isinstance(x, a.Move)}
     assert destinations == {41, 101}
+
+
+# --- the marker kept where split legions recombine (RULES §3.4) ----------------------------
+THREE_WAY = (
+    "Bk01@100:Titan,Ogre Bk02@100:Troll*2 Bk03@100:Lion*2 Bk04@41:Troll Bk05@101:Troll "
+    "Rd01@600:Titan | turn=Bk phase=move roll=1 splits=Bk02<Bk01,Bk03<Bk01"
+)
+
+
+@pytest.mark.parametrize(
+    ("keep", "complaint"),
+    [
+        (("Rd01",), "keep Rd01: it is not one of your legions"),
+        (("Bk09",), "keep Bk09: it is not one of your legions"),
+        (("Bk04",), "keep Bk04: no other legion of yours recombines with it"),
+        (("Bk03", "Bk03"), "keep Bk03: named twice"),
+        (("Bk02", "Bk03"), "keep one marker in 100, not both Bk02 and Bk03"),
+    ],
+)
+def test_rule_3_4_keep_names_one_recombining_marker_per_land(keep, complaint):
+    state, _ = act(pos(THREE_WAY), 0, a.Move("Bk01", 3))  # Bk02 and Bk03 cannot leave
+    with pytest.raises(IllegalMove, match=complaint):
+        act(state, 0, a.EndMovement(keep=keep))
+    act(state, 0, a.EndMovement(keep=("Bk02",)))
+
+
+def test_rule_3_4_keep_cannot_overrule_the_original_marker():
+    blocked = THREE_WAY.replace("Rd01@600", "Bk06@3:Ogre Bk07@20:Ogre Rd01@600")
+    state, _ = act(pos(blocked), 0, a.Move("Bk07", 21))  # nobody in 100 can move
+    with pytest.raises(IllegalMove, match="the original marker Bk01 stays in 100"):
+        act(state, 0, a.EndMovement(keep=("Bk03",)))
+    state, events = act(state, 0, a.EndMovement(keep=("Bk01",)))  # what happens anyway
+    assert of_type(events, Recombined) == [Recombined("Bk01", ("Bk02", "Bk03"), 100, 6)]

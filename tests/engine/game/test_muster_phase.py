@@ -88,8 +88,8 @@ def test_rule_6_2_no_muster_from_an_empty_stack():
 
 def test_rule_4_1_end_turn_after_mustering():
     state = pos("Bk01@41:Titan Rd01@600:Titan | turn=Bk phase=muster")
-    assert legal_actions(state, 0) == [a.EndTurn(), a.Withdraw()]
-    assert legal_actions(state, 1) == [a.Withdraw()]
+    assert legal_actions(state, 0) == [a.EndTurn(), a.Reveal("Bk01"), a.Withdraw()]
+    assert legal_actions(state, 1) == [a.Reveal("Rd01"), a.Withdraw()]
     state, _ = act(state, 0, a.EndTurn())
     assert (state.active, state.phase) == (1, Phase.SPLIT)
     with pytest.raises(WrongPhase):

@@ -1,7 +1,8 @@
 """Random legal playouts: 200 complete games keep every invariant (STYLE: property tests).
 
 A seeded agent picks only among ``legal_actions`` (weighted by kind so games are long and
-varied; withdrawals and the time limit are exercised now and then). After every action:
+varied; withdrawals, while the colours are chosen too, the time limit and players showing
+their legions, in whole or in part and out of turn, are exercised now and then). After every action:
 counters conserved, legion heights, markers, no shared lands after movement, scores never
 fall, someone to act with a legal choice, no event leaking hidden contents. Every
 ``EXPENSIVE`` actions and at the end: views of every seat for leaks, every legal action
@@ -43,7 +44,11 @@ WEIGHTS = {
     # Battle (RULES §8–§10): fight it out more often than not.
     "Maneuver": 8, "TakeBackManeuver": 0.3, "EndManeuver": 1, "Strike": 8, "Rangestrike": 6,
     "CarryOver": 4, "EndStrikes": 1, "AcceptConcession": 1, "ConcedeInstead": 0.5,
+    # Showing a legion (errata 4.5), besides the out-of-turn ones of Agent.choose.
+    "Reveal": 0.2,
 }  # fmt: skip
+#: Actions open to every seat at any time (RULES §12.4; errata 4.5).
+ANYTIME = (a.Withdraw, a.Reveal)
 #: What the 200 games did, for the coverage test at the end.
 SEEN: Counter[str] = Counter()
 FINISHED: set[int] = set()
@@ -61,9 +66,16 @@ class Agent:
         expire = state.options.time_limit and state.final_turns is None
         if expire and state.turn.number >= self.expire_at and state.phase is not Phase.COLOURS:
             return rng.randrange(len(state.players)), a.ExpireTimeLimit()
-        if state.phase is not Phase.COLOURS and rng.random() < 0.003:
-            living = state.living_seats()
+        living = state.living_seats()
+        if state.phase is Phase.COLOURS:
+            if len(living) > 2 and rng.random() < 0.05:  # the game goes on without him
+                return rng.choice(living), a.Withdraw()
+        elif rng.random() < 0.003:
             return (seat if rng.random() < 0.5 else rng.choice(living)), a.Withdraw()
+        if rng.random() < 0.005:
+            shown = self._show(state)
+            if shown is not None:
+                return shown
         kinds: dict[str, list[a.Action]] = {}
         for action in legal:
             if not isinstance(action, a.Withdraw):
@@ -74,6 +86,23 @@ class Agent:
         if kind == "Propose" and rng.random() < 0.3:
             action = self._costly_deal(state) or action
         return seat, action
+
+    def _show(self, state: GameState) -> tuple[int, a.Reveal] | None:
+        """Some living seat shows one of its legions, whole or in part (errata 4.5)."""
+        seat = self.rng.choice(state.living_seats())
+        offered = [x for x in legal_actions(state, seat) if isinstance(x, a.Reveal)]
+        if not offered:
+            return None
+        choice = self.rng.choice(offered)
+        if self.rng.random() < 0.5:
+            return seat, choice
+        legion = state.legion(choice.marker)
+        known = Counter(legion.revealed)
+        new = self.rng.choice(sorted(Counter(legion.characters) - known))
+        part = [new] * (known[new] + 1)  # one more than everyone has seen
+        rest = list((Counter(legion.characters) - Counter(part)).elements())
+        part += self.rng.sample(rest, self.rng.randint(0, len(rest)))
+        return seat, a.Reveal(legion.marker, tuple(part))
 
     def _costly_deal(self, state: GameState) -> a.Action | None:
         """A deal where the survivor also gives something up (RULES §5.4)."""
@@ -125,7 +154,7 @@ def check_state(before: GameState, state: GameState) -> list[a.Action]:
     seat = to_act(state)
     assert seat is not None and not state.player(seat).eliminated
     legal = legal_actions(state, seat)
-    assert any(not isinstance(x, a.Withdraw) for x in legal)
+    assert any(not isinstance(x, ANYTIME) for x in legal)
     return legal
 
 
@@ -155,7 +184,11 @@ def check_expensive(state: GameState, knowledge: Knowledge) -> None:
             apply(state, seat, action)
         for other in range(len(state.players)):
             if other != seat:
-                assert all(isinstance(x, a.Withdraw) for x in legal_actions(state, other))
+                theirs = legal_actions(state, other)
+                assert all(isinstance(x, ANYTIME) for x in theirs)
+                for action in theirs:
+                    if isinstance(action, a.Reveal):
+                        apply(state, other, action)
 
 
 def check_notation(state: GameState) -> None:
@@ -203,7 +236,7 @@ def play_game(seed: int) -> tuple[GameState, list[tuple[int, a.Action]]]:
         check_scores(state, after, events)
         knowledge.check_events(state, after, events)
         knowledge.follow(state, after, events)
-        record(events, action)
+        record(events, action, state)
         state = after
         if step % EXPENSIVE == 0:
             check_expensive(state, knowledge)
@@ -215,8 +248,10 @@ def play_game(seed: int) -> tuple[GameState, list[tuple[int, a.Action]]]:
     return state, log
 
 
-def record(events: list[Event], action: a.Action) -> None:
+def record(events: list[Event], action: a.Action, before: GameState) -> None:
     SEEN[type(action).__name__] += 1
+    if isinstance(action, a.Withdraw) and before.phase is Phase.COLOURS:
+        SEEN["withdrawn before play"] += 1
     for event in events:
         SEEN[type(event).__name__] += 1
         json.dumps(event_to_json(event))
@@ -242,5 +277,6 @@ def test_random_games_cover_the_game():
         "Split", "UndoSplit", "Mulligan", "TakeBack", "Recombined", "Flee", "Accept", "Concede",
         "Fight", "Summon", "Reinforce", "Acquire", "Muster", "Withdraw", "WithdrawalQueued",
         "MarkersInherited", "TimeLimitExpired", "LordAcquired", "CharactersReturned",
+        "Reveal", "withdrawn before play",
     }  # fmt: skip
     assert not wanted - set(SEEN), f"never seen: {sorted(wanted - set(SEEN))}"

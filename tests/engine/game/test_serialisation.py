@@ -39,6 +39,8 @@ EXAMPLES = [
     a.Muster("Bk01", "Warlock", ("Titan",)),
     a.EndTurn(),
     a.Withdraw(),
+    a.Reveal("Bk01"),
+    a.Reveal("Bk01", ("Ogre", "Ogre", "Troll")),
     a.ExpireTimeLimit(),
 ]
 

@@ -2,15 +2,30 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from engine.characters import CHARACTERS, STARTING_LEGION
+from engine.codec import decode, encode
 from engine.errors import IllegalAction, InvalidNotation, NotYourTurn, WrongPhase
 from engine.game import actions as a
 from engine.game.apply import apply, new_game
-from engine.game.events import ColourChosen, LegionContents, TowersAssigned, TurnStarted
+from engine.game.events import (
+    GAME_OVER,
+    WITHDREW,
+    ColourChosen,
+    GameOver,
+    LegionContents,
+    LegionEliminated,
+    PlayerEliminated,
+    Revealed,
+    TowersAssigned,
+    TurnStarted,
+)
 from engine.game.legal import legal_actions, to_act
-from engine.game.state import Phase
+from engine.game.notation import format_position, parse_position
+from engine.game.state import GameState, Phase
 from engine.game.turns import next_seat
 from engine.masterboard import TOWERS
 from tests.engine.game.helpers import act, colours_chosen, of_type, pos
@@ -64,10 +79,11 @@ def test_errata_5_0_colours_chosen_in_ascending_tower_order():
     for player in by_tower:
         assert state.active == player.seat == to_act(state)
         others = [p.seat for p in state.players if p.seat != player.seat]
-        assert all(legal_actions(state, s) == [] for s in others)
+        assert all(legal_actions(state, s) == [a.Withdraw()] for s in others)
         with pytest.raises(NotYourTurn):
             apply(state, others[0], a.ChooseColour("Green"))
-        colour = legal_actions(state, player.seat)[-1]
+        *_, colour, withdraw = legal_actions(state, player.seat)
+        assert isinstance(colour, a.ChooseColour) and withdraw == a.Withdraw()
         state, events = apply(state, player.seat, colour)
         chosen.append(of_type(events, ColourChosen)[0].seat)
     assert chosen == [p.seat for p in by_tower]
@@ -131,3 +147,72 @@ def test_no_colour_actions_once_the_game_runs():
     state = colours_chosen(2)
     with pytest.raises(WrongPhase):
         apply(state, state.active, a.ChooseColour("Green"))
+
+
+# --- withdrawing while the colours are chosen (SoP) -----------------------------------------
+def by_tower(state: GameState) -> list[int]:
+    return [p.seat for p in sorted(state.players, key=lambda p: p.tower)]
+
+
+def test_sop_the_chooser_withdraws_and_the_next_tower_chooses():
+    state, _ = new_game(["A", "B", "C"], seed=3)
+    low, middle, high = by_tower(state)
+    state, events = apply(state, low, a.Withdraw())
+    assert events == [PlayerEliminated(low, None, WITHDREW)]
+    out = state.player(low)
+    assert (out.eliminated, out.colour, out.markers) == (True, None, ())
+    assert state.phase is Phase.COLOURS and state.active == middle
+    assert legal_actions(state, low) == []
+    state, _ = apply(state, middle, a.ChooseColour("Red"))
+    state, events = apply(state, high, a.ChooseColour("Black"))
+    assert state.phase is Phase.SPLIT and state.active == high
+    assert of_type(events, TurnStarted) == [TurnStarted(high, 1)]
+    assert next_seat(state, high) == middle and next_seat(state, middle) == high
+    assert {leg.owner for leg in state.legions.values()} == {middle, high}
+
+
+def test_sop_a_player_who_chose_withdraws_at_once_and_frees_his_colour():
+    """Any seat may withdraw in this phase: nothing is staked, nothing to wait for."""
+    state, _ = new_game(["A", "B", "C"], seed=3)
+    low, middle, high = by_tower(state)
+    state, _ = apply(state, low, a.ChooseColour("Red"))
+    caretaker = dict(state.caretaker)
+    state, events = apply(state, low, a.Withdraw())
+    assert events == [LegionEliminated("Rd01", low), PlayerEliminated(low, None, WITHDREW)]
+    assert not state.legions and state.active == middle
+    assert state.caretaker == {n: caretaker[n] + STARTING_LEGION.count(n) for n in caretaker}
+    assert a.ChooseColour("Red") in legal_actions(state, middle)
+    state, _ = apply(state, high, a.Withdraw())  # out of step: at once too
+    assert state.result is not None and state.result.winners == (middle,)
+    assert state.phase is Phase.OVER and state.active == middle
+    assert legal_actions(state, middle) == []
+
+
+def test_rule_12_5_the_last_chooser_standing_wins():
+    state, _ = new_game(["A", "B"], seed=3)
+    low, high = by_tower(state)
+    state, _ = apply(state, low, a.ChooseColour("Red"))
+    state, events = apply(state, high, a.Withdraw())
+    assert of_type(events, GameOver) == [GameOver((low,), "last Titan standing")]
+    assert of_type(events, Revealed) == [
+        Revealed("Rd01", tuple(sorted(STARTING_LEGION)), GAME_OVER)
+    ]
+    with pytest.raises(WrongPhase):
+        apply(state, low, a.Withdraw())
+
+
+def test_sop_withdrawn_before_play_the_game_goes_on_through_json_and_notation():
+    state, _ = new_game(["A", "B", "C"], seed=5)
+    low, middle, high = by_tower(state)
+    state, _ = apply(state, middle, a.Withdraw())
+    with pytest.raises(WrongPhase, match="out of the game"):
+        apply(state, middle, a.Withdraw())
+    state, _ = apply(state, low, a.ChooseColour("Gold"))
+    state, _ = apply(state, high, a.ChooseColour("Blue"))
+    assert decode(GameState, json.loads(json.dumps(encode(state)))) == state
+    text = format_position(state)
+    assert f"-{state.player(middle).tower}" in text
+    again = parse_position(text)
+    assert [(p.colour, p.tower, p.eliminated, p.markers) for p in again.players] == [
+        (p.colour, p.tower, p.eliminated, p.markers) for p in state.players
+    ]

@@ -21,7 +21,7 @@ LATER = (
 def test_sop_first_turn_split_happens_on_the_players_own_turn():
     """1992 preamble: the starting legion is split when its owner's first turn comes."""
     state = pos(FIRST)
-    assert legal_actions(state, 0) == [a.Withdraw()]
+    assert legal_actions(state, 0) == [a.Reveal("Bk01"), a.Withdraw()]
     with pytest.raises(NotYourTurn):
         act(state, 0, a.Split("Bk01", "Bk02", ANGEL_HALF))
     state, events = act(state, 1, a.Split("Rd01", "Rd02", ANGEL_HALF))
@@ -84,7 +84,7 @@ def test_rule_3_2_three_way_split_of_six():
 
 def test_rule_3_2_small_legions_do_not_split():
     state = pos("Bk01@100:Titan,Ogre,Troll Rd01@600:Titan | turn=Bk")
-    assert legal_actions(state, 0) == [a.Roll(), a.Withdraw()]
+    assert legal_actions(state, 0) == [a.Roll(), a.Reveal("Bk01"), a.Withdraw()]
     with pytest.raises(IllegalSplit):
         act(state, 0, a.Split("Bk01", "Bk02", ("Ogre",)))
 
