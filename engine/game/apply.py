@@ -2,6 +2,10 @@
 
 Dispatch is a table keyed on the action's type. ``apply`` never mutates its input, so a
 rejected action (a :class:`~engine.errors.TitanError`) changes nothing.
+
+This is the top of ``engine.game``: it alone imports the phase modules' handlers, and
+after each handler it runs what follows by itself between turns (:func:`follow_up`), so
+that the modules below never call back up (their imports point one way).
 """
 
 from __future__ import annotations
@@ -16,14 +20,14 @@ from engine.game.battling import BATTLE_HANDLERS
 from engine.game.common import Step
 from engine.game.engaging import accept, concede, engage, fight, flee, no_more_proposals, propose
 from engine.game.events import Event
-from engine.game.leaving import withdraw
+from engine.game.leaving import withdraw, withdraw_now
 from engine.game.moving import end_movement, move, mulligan, take_back
 from engine.game.mustering import muster
 from engine.game.revealing import reveal
 from engine.game.setup import choose_colour, new_game
 from engine.game.splitting import roll, split, undo_split
-from engine.game.state import GameState, Options
-from engine.game.turns import end_turn, expire_time_limit
+from engine.game.state import GameState, Options, Phase
+from engine.game.turns import end_turn, expire_time_limit, finish_turn
 
 A = TypeVar("A", bound=a.Action)
 Handler = Callable[[GameState, int, Any], Step]
@@ -77,7 +81,23 @@ def apply(state: GameState, seat: int, action: a.Action) -> tuple[GameState, lis
     if handler is None:
         raise InvalidNotation(f"unknown action {type(action).__name__}")
     state.player(seat)
-    return handler(state, seat, action)
+    return follow_up(*handler(state, seat, action))
+
+
+def follow_up(state: GameState, events: list[Event]) -> Step:
+    """What follows an action by itself until someone must decide: a mover out of the
+    game ends his turn at once (RULES §12.2), and a turn that begins with the mover's
+    withdrawal queued begins with that withdrawal (§12.4), which may end it in turn."""
+    while state.result is None and state.phase is not Phase.COLOURS:
+        mover = state.player(state.active)
+        if mover.withdrawing and not mover.eliminated:
+            state, more = withdraw_now(state, mover.seat)
+        elif mover.eliminated and state.engagement is None:
+            state, more = finish_turn(state)
+        else:
+            break
+        events = [*events, *more]
+    return state, events
 
 
 def replay(

@@ -21,9 +21,8 @@ from engine.battle.turn import advance, new_battle
 from engine.characters import ANGEL, ARCHANGEL, titan_power
 from engine.game.aftermath import summon_lord
 from engine.game.common import Step, add_revealed, contents, sort_names, take_from_caretaker
-from engine.game.engaging import eliminators
 from engine.game.events import BATTLE, BattleBegun, Event, Mustered, Revealed
-from engine.game.outcome import Outcome, conclude, marker_of
+from engine.game.outcome import Outcome, conclude, eliminators, marker_of
 from engine.game.state import GameState, Stage
 from engine.masterboard import land as land_of
 

@@ -15,6 +15,7 @@ from engine.battle.position import Side
 from engine.characters import TITAN
 from engine.errors import IllegalEngagement, NotYourTurn
 from engine.game.actions import Accept, Concede, Engage, Fight, Flee, NoMoreProposals, Propose
+from engine.game.battle_flow import begin_battle
 from engine.game.common import Step, require_active, require_phase, sort_names
 from engine.game.elimination import value_of
 from engine.game.events import (
@@ -29,7 +30,7 @@ from engine.game.events import (
     Revealed,
 )
 from engine.game.moving import pending_engagements
-from engine.game.outcome import Outcome, conclude, marker_of, owner_of
+from engine.game.outcome import Outcome, conclude, eliminators, marker_of, owner_of
 from engine.game.state import Engagement, GameState, OfferedProposal, Phase, Proposal, Stage
 
 
@@ -185,14 +186,6 @@ def engaged_players(state: GameState) -> frozenset[int]:
     return frozenset(owner_of(state, role) for role in Side)
 
 
-def eliminators(slain: dict[Side, tuple[str, ...]]) -> dict[Side, Side | None]:
-    """For each side whose Titan died, who eliminated its player (RULES §12.2, §14 C10), in
-    side order (a list, not a set: a set of sides iterates in an order that changes from
-    one process to the next, and so would the events of a replay)."""
-    dead = [role for role in Side if TITAN in slain[role]]
-    return {role: (None if role.other in dead else role.other) for role in dead}
-
-
 def concede(state: GameState, seat: int, action: Concede) -> Step:
     """Concede before battle: the opponent scores the whole legion (RULES §5.6)."""
     engagement, role = negotiating(state, seat, "concede")
@@ -234,8 +227,6 @@ def fight(state: GameState, seat: int, action: Fight) -> Step:
         raise IllegalEngagement(
             "you can choose battle once your opponent has declared no more proposals (RULES §5.4)"
         )
-    from engine.game.battle_flow import begin_battle
-
     return begin_battle(state)
 
 

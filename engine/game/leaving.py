@@ -7,9 +7,12 @@ from dataclasses import replace
 from engine.battle.position import Side
 from engine.errors import IllegalAction, WrongPhase
 from engine.game.actions import Withdraw
+from engine.game.battle_flow import concede_battle
 from engine.game.common import Step
 from engine.game.elimination import check_game_over, eliminate_players
-from engine.game.events import CharactersReturned, Event, WithdrawalQueued
+from engine.game.engaging import concede_engagement
+from engine.game.events import Event, WithdrawalQueued
+from engine.game.outcome import aftermath_seat, continue_aftermath, marker_of, return_slain
 from engine.game.setup import withdraw_at_setup
 from engine.game.state import GameState, Phase, Stage
 
@@ -52,8 +55,6 @@ def withdraw(state: GameState, seat: int, action: Withdraw) -> Step:
 
 def _give_up_rights(state: GameState, seat: int) -> Step:
     """A withdrawing winner takes no reinforcement or acquisition (errata 20.4)."""
-    from engine.game.outcome import aftermath_seat, continue_aftermath
-
     engagement = state.engagement
     if engagement is None or engagement.aftermath is None or aftermath_seat(state) != seat:
         return state, []
@@ -65,31 +66,26 @@ def _give_up_rights(state: GameState, seat: int) -> Step:
 
 def _concede(state: GameState, role: Side) -> Step:
     """``role`` concedes the engagement in progress, before or during its battle."""
-    from engine.game.battle_flow import concede_battle
-    from engine.game.engaging import concede_engagement
-
     assert state.engagement is not None
     battle = state.engagement.stage is Stage.BATTLE
     return (concede_battle if battle else concede_engagement)(state, role)
 
 
 def withdraw_now(state: GameState, seat: int) -> Step:
-    """Withdraw ``seat`` at once: concede its engagement, then leave (RULES §12.4).
+    """Withdraw ``seat`` at once: concede its engagement, then leave (RULES §12.4). (When
+    the mover leaves, his turn then ends at once, §12.2: ``apply`` sees to that.)
 
     The player is marked withdrawing first, so that his elimination, whether by the
     concession of his Titan's legion or afterwards, is told as a withdrawal.
     """
-    from engine.game.outcome import continue_aftermath
-    from engine.game.turns import finish_turn
-
     state = state.with_player(replace(state.player(seat), withdrawing=True))
     engagement = state.engagement
     events: list[Event] = []
     if engagement is not None and engagement.stage is not Stage.AFTERMATH:
-        mine = [r for r in Side if state.legion(_marker(engagement, r)).owner == seat]
+        mine = [r for r in Side if state.legion(marker_of(state, r)).owner == seat]
         if mine:
             role = mine[0]
-            titan_there = state.legion(_marker(engagement, role)).has_titan
+            titan_there = state.legion(marker_of(state, role)).has_titan
             state, events = _concede(state, role)
             if titan_there or state.player(seat).eliminated:
                 return state, events
@@ -101,9 +97,7 @@ def withdraw_now(state: GameState, seat: int) -> Step:
     if aftermath is not None and len(state.living_seats()) < 2:
         removed += aftermath.slain  # the game ends: nobody will close this engagement
     if removed:
-        from engine.game.outcome import _return_slain
-
-        state, more = _return_slain(state, removed)
+        state, more = return_slain(state, removed)
         events += more
     state, more = check_game_over(state, [seat])
     events += more
@@ -113,16 +107,4 @@ def withdraw_now(state: GameState, seat: int) -> Step:
             state, more = continue_aftermath(state)
             return state, events + more
         state = replace(state, engagement=None)
-        state, more = finish_turn(state)
-        events += more
     return state, events
-
-
-def _marker(engagement: object, role: Side) -> str:
-    from engine.game.state import Engagement
-
-    assert isinstance(engagement, Engagement)
-    return engagement.attacker if role is Side.ATTACKER else engagement.defender
-
-
-_ = CharactersReturned

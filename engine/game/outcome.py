@@ -31,6 +31,7 @@ from engine.game.events import (
     Event,
     LegionEliminated,
 )
+from engine.game.moving import pending_engagements
 from engine.game.state import Aftermath, GameState, Phase, Stage
 from engine.masterboard import land as land_of
 from engine.muster import FULL_HEIGHT, in_reveal_order, muster_options
@@ -64,6 +65,14 @@ def marker_of(state: GameState, role: Side) -> str:
 
 def owner_of(state: GameState, role: Side) -> int:
     return state.legion(marker_of(state, role)).owner
+
+
+def eliminators(slain: dict[Side, tuple[str, ...]]) -> dict[Side, Side | None]:
+    """For each side whose Titan died, who eliminated its player (RULES §12.2, §14 C10), in
+    side order (a list, not a set: a set of sides iterates in an order that changes from
+    one process to the next, and so would the events of a replay)."""
+    dead = [role for role in Side if TITAN in slain[role]]
+    return {role: (None if role.other in dead else role.other) for role in dead}
 
 
 def conclude(state: GameState, outcome: Outcome) -> Step:
@@ -106,7 +115,7 @@ def conclude(state: GameState, outcome: Outcome) -> Step:
     state, more = check_game_over(state, eliminated)
     events += more
     if state.result is not None:
-        state, more = _return_slain(state, removed)
+        state, more = return_slain(state, removed)
         return state, events + more
     aftermath = _rights(state, outcome, old_score, tuple(removed))
     state = replace(
@@ -245,7 +254,7 @@ def aftermath_seat(state: GameState) -> int | None:
     return winner.owner if winner is not None else None
 
 
-def _return_slain(state: GameState, removed: list[str] | tuple[str, ...]) -> Step:
+def return_slain(state: GameState, removed: list[str] | tuple[str, ...]) -> Step:
     """Slain lords and demi-lords regenerate; creatures (and Titans) die (RULES §11.3 step 6)."""
     regenerated = sort_names(n for n in removed if character(n).regenerates)
     dead = sort_names(n for n in removed if not character(n).regenerates)
@@ -256,16 +265,11 @@ def _return_slain(state: GameState, removed: list[str] | tuple[str, ...]) -> Ste
 
 
 def finish_engagement(state: GameState) -> Step:
-    """Close the engagement; next engagement, the muster phase, or the next turn."""
-    from engine.game.moving import pending_engagements
-    from engine.game.turns import finish_turn
-
+    """Close the engagement: the next engagement or the muster phase. (When the mover was
+    eliminated in it, his turn then ends at once, RULES §12.2: ``apply`` sees to that.)"""
     engagement = state.engagement
     assert engagement is not None and engagement.aftermath is not None
-    state, events = _return_slain(state, engagement.aftermath.slain)
+    state, events = return_slain(state, engagement.aftermath.slain)
     state = replace(state, engagement=None)
-    if state.player(state.active).eliminated:
-        state, more = finish_turn(state)
-        return state, events + more
     phase = Phase.ENGAGE if pending_engagements(state) else Phase.MUSTER
     return replace(state, phase=phase), events

@@ -29,6 +29,7 @@ from engine.game.events import (
     TowersAssigned,
 )
 from engine.game.state import GameState, Legion, Options, Phase, Player, Turn
+from engine.game.turns import begin_turn
 from engine.markers import colour
 from engine.masterboard import TOWERS
 
@@ -101,8 +102,6 @@ def _next_chooser(state: GameState) -> Step:
     waiting = [p for p in living if p.colour is None]
     if waiting:
         return replace(state, active=min(waiting, key=lambda p: p.tower).seat), []
-    from engine.game.turns import begin_turn
-
     return begin_turn(state, max(living, key=lambda p: p.tower).seat)
 
 

@@ -23,17 +23,12 @@ def next_seat(state: GameState, seat: int) -> int:
 
 
 def begin_turn(state: GameState, seat: int) -> Step:
-    """Start ``seat``'s turn in the split phase; a queued withdrawal takes effect now."""
+    """Start ``seat``'s turn in the split phase. (A withdrawal he queued then takes effect,
+    RULES §12.4: ``apply`` sees to that.)"""
     player = state.player(seat)
     turn = Turn(number=state.turn.number + 1, first_turn=player.turns_taken == 0)
     state = replace(state, phase=Phase.SPLIT, active=seat, turn=turn, engagement=None)
-    events: list[Event] = [TurnStarted(seat, turn.number)]
-    if player.withdrawing:
-        from engine.game.leaving import withdraw_now
-
-        state, more = withdraw_now(state, seat)
-        events += more
-    return state, events
+    return state, [TurnStarted(seat, turn.number)]
 
 
 def end_turn(state: GameState, seat: int, action: EndTurn) -> Step:
