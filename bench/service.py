@@ -40,7 +40,7 @@ from engine.game.legal import legal_actions, to_act
 from engine.game.setup import new_game
 from engine.game.state import GameState
 
-SKIP = (a.Withdraw, a.TakeBack, a.UndoSplit, a.ExpireTimeLimit)
+SKIP = (a.Withdraw, a.TakeBack, a.UndoSplit, a.ExpireTimeLimit, a.Reveal)
 SNAPSHOT_EVERY = 50
 PAINTING: set[asyncio.Task[object]] = set()
 """Pictures being drawn in the background."""

@@ -202,7 +202,9 @@ async def invitation(ctx: Context, game: Game | None, args: Args) -> Replies:
     if invited is None:
         raise IllegalAction("there is no invitation for you in this game (`join` takes a seat)")
     if answer == "accept":
-        return await _seat(ctx, lobby, ctx.caller.user, invited.name)
+        async with ctx.seating:
+            await _check_open_games(ctx, "joining")
+            return await _seat(ctx, lobby, ctx.caller.user, invited.name)
     settings = lobby.settings.without_invitation(ctx.caller.user)
     await _save_seats(ctx, lobby, list(lobby.seats), settings)
     return Replies(public=Message(f"**{invited.name}** declines the invitation."))

@@ -35,7 +35,7 @@ ANYTIME_VERBS = frozenset({"withdraw", "expire", "reveal"})
 #: Events after which a battle's picture is shown even without a ping.
 BATTLE_NEWS = (BattleBegun, HalfTurnBegun)
 #: Actions that change nothing on the board: no picture with them, even with a ping.
-NO_PICTURE: set[type[a.Action]] = {a.Propose, a.NoMoreProposals, a.Withdraw}
+NO_PICTURE: set[type[a.Action]] = {a.Propose, a.NoMoreProposals, a.Withdraw, a.Reveal}
 
 
 def check_turn(game: Game, state: GameState, seat: int, anytime: bool = False) -> None:

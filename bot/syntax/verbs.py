@@ -108,7 +108,7 @@ _LOBBY = (
     ("invitation", "invitation accept|refuse", "take or refuse the seat you were invited to"),
     ("addai", "addai [NAME]", "seat an AI player (the host)"),
     ("start", "start", "start the game (the host; 2 seats or more)"),
-    ("cancel", "cancel", "cancel this channel's game (the host)"),
+    ("cancel", "cancel [GAME]", "cancel this channel's game (the host), or a damaged one"),
 )
 _INFO = (
     ("help", "help", "this list", ("?", "commands")),

@@ -72,3 +72,14 @@ async def test_a_withdrawal_out_of_turn_pings_nobody(service):
     assert not replies.error
     assert replies.public is not None and replies.public.mention == ()
     assert "withdraw" in replies.public.text.lower()
+
+
+async def test_a_second_withdrawal_changes_nothing_and_pings_nobody(service):
+    game = await to_movement(service)
+    other = caller(CHANNEL, 1 - to_act(game.state))
+    first = await service.submit(HERE, other, "withdraw")
+    assert not first.error and first.public.mention == ()
+    second = await service.submit(HERE, other, "withdraw")
+    assert second.error and second.public is None and not second.private
+    assert "already" in second.ephemeral.text
+    assert await logged(service, game.id) == game.n + 1

@@ -231,3 +231,15 @@ async def test_an_organiser_removes_a_player_who_is_over_the_rate(limited):
     assert RATE in refusal(answered)
     removed = await remove_player(service, Place(5), BOSS, leaver.user)
     assert not removed.error and removed.public is not None
+
+
+async def test_an_invitation_is_accepted_within_the_games_per_user(limited):
+    service = await limited(Limits(open_games_per_user=1, commands_per_minute=None))
+    invitee = Caller(700_000_000_000_000_077, "Dee")
+    assert not (await say(service, ANN, "new", 1)).error
+    assert not (await say(service, ANN, f"add <@{invitee.user}>", 1)).error
+    assert not (await say(service, invitee, "new", 2)).error  # a seat in one open game
+    refused = refusal(await say(service, invitee, "invitation accept", 1))
+    assert "before joining another" in refused
+    assert not (await say(service, invitee, "leave", 2)).error
+    assert not (await say(service, invitee, "invitation accept", 1)).error
