@@ -312,7 +312,7 @@ async def _cancel_damaged(ctx: Context, wanted: int | None) -> Replies:
         await rows.update_game(db, row.id, Status.CANCELLED)
     return Replies(
         public=Message(
-            f"Game #{row.id} (damaged: {row.damaged}) was cancelled by {ctx.caller.name}."
+            f"Game #{row.id} (damaged: {row.damaged}) was cancelled by {display(ctx.caller.name)}."
         )
     )
 
