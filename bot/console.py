@@ -87,7 +87,8 @@ class Console:
                     "`cancel` it to start another)"
                 )
             await self.say(None, "status")
-            await self.show("titanbot", await self.service.advance(self.place))  # AIs left waiting
+            await self.connect()
+            await self.tell("titanbot", await self.service.advance(self.place))  # AIs left waiting
             return
         if not players:
             self.write("No game yet: type `Ann: new`, then `Bob: join`, then `Ann: start`.")
@@ -134,9 +135,23 @@ class Console:
         user = await self._user_of(name)
         self._names[user] = name
         text = self._local_add(text)
+        await self.connect()
         replies = await self.service.submit(self.place, Caller(user, name, organiser=True), text)
         await self._remember_names()
-        await self.show(name, replies)
+        await self.tell(name, replies)
+
+    async def connect(self) -> None:
+        """Be the outbox's deliverer: what a stored change tells is printed from there."""
+        if self.service.deliverer is None:
+            await self.service.deliver_with(ConsoleTransport(self))
+
+    async def tell(self, speaker: str, replies: Replies) -> None:
+        """Print what a command says: a stored change through the outbox, as its deliverer
+        prints it; anything else (a refusal, information) at once."""
+        if replies.stored and self.service.deliverer is not None:
+            await self.service.deliverer.idle()
+        else:
+            await self.show(speaker, replies)
 
     def _local_add(self, text: str) -> str:
         """``add NAME`` seats the local player NAME: the service is given NAME's local id."""
@@ -172,6 +187,10 @@ class Console:
         if game is not None:
             self._names |= {s.user: s.name for s in game.seats}
 
+    def name(self, user: int | None) -> str:
+        """How the terminal names a user."""
+        return self._names.get(user, str(user)) if user is not None else "nobody"
+
     async def show(self, speaker: str, replies: Replies) -> None:
         """Print the replies: public text, each private message, the caller's answer (their
         pictures drawn first when pictures are saved)."""
@@ -185,6 +204,10 @@ class Console:
             label = "refused" if replies.error else f"to {speaker}"
             answer = await self.service.paint(replies.ephemeral) if paint else None
             self.write(f"[{label}] " + self._text(answer or replies.ephemeral))
+
+    def text(self, message: Message) -> str:
+        """``message`` as the terminal shows it (pictures and files saved first)."""
+        return self._text(message)
 
     def _text(self, message: Message) -> str:
         text = _MENTIONED.sub(lambda m: "@" + self._names.get(int(m[1]), m[1]), message.text)
@@ -214,6 +237,30 @@ class Console:
                 break
         path.write_bytes(message.image)
         return path
+
+
+class ConsoleTransport:
+    """The terminal as the outbox's transport: everything is printed, in order."""
+
+    def __init__(self, console: Console) -> None:
+        self.console = console
+
+    async def post(self, channel: int, message: Message, nonce: str, reply_to: str | None) -> str:
+        self.console.write(self.console.text(message))
+        return "printed"
+
+    async def dm(self, user: int, channel: int, message: Message, nonce: str) -> str:
+        self.console.write(f"[to {self.console.name(user)}] " + self.console.text(message))
+        return "printed"
+
+    async def answer(self, reply_to: str | None, message: Message | None, user: int | None) -> str:
+        if message is not None:
+            self.console.write(f"[to {self.console.name(user)}] " + self.console.text(message))
+        return "printed"
+
+    async def tell(self, reply_to: str, message: Message) -> str:
+        self.console.write(self.console.text(message))
+        return "printed"
 
 
 async def play_locally(

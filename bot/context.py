@@ -7,7 +7,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from bot.config import NO_LIMITS, Limits
-from bot.storage import Database
+from bot.storage import Store
 
 
 @dataclass(frozen=True)
@@ -44,7 +44,8 @@ class Version:
 class Context:
     """One command's surroundings, passed to the lobby, info and play handlers."""
 
-    db: Database
+    db: Store
+    """Where handlers read and write: the database, or the command's unit of it."""
     place: Place
     caller: Caller
     seeds: Callable[[], int]

@@ -94,7 +94,8 @@ class Replies:
     ``public`` goes to the game's channel, ``private`` to users (DMs, by Discord user id),
     ``ephemeral`` only to the caller. ``error`` marks a refused command (nothing changed);
     ``fault`` marks the service's apology for an unexpected failure (a bug, never the
-    player's input).
+    player's input). ``stored`` says the change was stored with these replies in the
+    outbox (:mod:`bot.outbox`): its deliverer says them, the transport must not again.
     """
 
     public: Message | None = None
@@ -102,6 +103,7 @@ class Replies:
     ephemeral: Message | None = None
     error: bool = False
     fault: bool = False
+    stored: bool = False
 
     @classmethod
     def refusal(cls, text: str) -> Replies:

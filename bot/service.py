@@ -1,12 +1,14 @@
 """The game service: submit a command for a channel and a user, get the replies back.
 
 One lock per channel (one game per channel) serialises its commands while games in
-other channels run in parallel. A command is parsed, checked and applied, then stored in
-one transaction before anyone is told. Replies come back with their pictures named but
-not drawn: the transport answers first, then asks :meth:`GameService.paint`, which draws
-off the command's path in a bounded pool (:class:`~bot.painting.Painter`). A
-:class:`~engine.errors.TitanError` becomes an ephemeral refusal (nothing changed); anything
-else is logged with the game id and answered with an apology.
+other channels run in parallel. A command that changes something (a lobby step, a game
+action, an AI's action after it) is parsed, checked and applied, then stored together with
+everything it must tell — the channel's news, each DM, the caller's answer — as rows of the
+outbox (:mod:`bot.outbox`), in one transaction, before anyone is told; the outbox's
+deliverer then says it (:meth:`GameService.deliver_with`), drawing pictures off the
+command's path in a bounded pool (:class:`~bot.painting.Painter`). Information is
+answered directly. A :class:`~engine.errors.TitanError` becomes an ephemeral refusal
+(nothing changed); anything else is logged with the game id and answered with an apology.
 
 A game whose stored record cannot be read back (:class:`~bot.storage.record.DamagedLog`)
 is marked damaged when it is loaded, with a warning in the log; it leaves its channel,
@@ -31,27 +33,32 @@ import math
 import secrets
 import time
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import replace
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 from bot.config import NO_LIMITS, Limits
 from bot.context import Caller, Context, Place, Version
-from bot.handlers.ai_seats import ai_turn, merge, waiting_ai
+from bot.handlers.ai_seats import ai_caller, ai_choice, ai_play, merge, waiting_ai
 from bot.handlers.info import INFO
 from bot.handlers.lobby import LOBBY
 from bot.handlers.play import play
 from bot.offers import Offers, public_offers
+from bot.outbox.codec import Drawing
+from bot.outbox.deliverer import Deliverer
+from bot.outbox.transport import Transport
+from bot.outbox.writer import Told, write
 from bot.painting import Painter
 from bot.pictures import Renderer
 from bot.ratelimit import CommandRate
 from bot.records.command import RECORDS
 from bot.records.damage import GameDamaged, damage_notice
-from bot.replies import Message, Replies
-from bot.storage import Database
+from bot.replies import Message, Picture, Replies
+from bot.storage import Database, Store, Unit
 from bot.storage import games as rows
-from bot.storage.record import DamagedLog, Game, load_open_game
+from bot.storage.record import DamagedLog, Game, load_game, load_open_game
 from bot.syntax import Command, VerbKind, parse_command
 from engine.errors import IllegalAction, TitanError, WrongPhase
 from engine.game.actions import Action
@@ -74,6 +81,18 @@ STALE = "this choice is out of date: the game has moved on since it was offered"
 
 class StaleChoice(WrongPhase):
     """A choice made for a version of the game it has moved past."""
+
+
+#: An organiser's tool run by :meth:`GameService.change`: the context, the channel's game.
+Work = Callable[..., Awaitable[Replies]]
+
+
+def stores(command: Command | Action) -> bool:
+    """Whether ``command`` may change something (a lobby step or a game action): it runs in
+    a unit, with what it must tell."""
+    if isinstance(command, Command):
+        return command.kind in (VerbKind.LOBBY, VerbKind.GAME) and command.verb not in RECORDS
+    return True
 
 
 def random_seed() -> int:
@@ -110,6 +129,8 @@ class GameService:
         self._cache: OrderedDict[int, Game] = OrderedDict()
         self._locks: dict[int, asyncio.Lock] = {}
         self._seating = asyncio.Lock()
+        self.deliverer: Deliverer | None = None
+        """Who says what the outbox holds (:meth:`deliver_with`); without one it waits."""
         rate = limits.commands_per_minute
         self._rate = CommandRate(rate, limits.command_burst, clock) if rate else None
 
@@ -119,8 +140,42 @@ class GameService:
         return cls(await Database.open(path), **options)
 
     async def close(self) -> None:
+        if self.deliverer is not None:
+            await self.deliverer.close()
         await self.painter.close()
         await self.db.close()
+
+    async def deliver_with(self, transport: Transport, **options: Any) -> Deliverer:
+        """Say what the outbox holds through ``transport`` from now on, starting with what
+        was left waiting (a crash, a restart)."""
+        self.deliverer = Deliverer(self.db, transport, draw=self._draw, **options)
+        await self.deliverer.start()
+        return self.deliverer
+
+    async def _draw(
+        self, drawing: Drawing, channel: int, game_id: int, version: int
+    ) -> tuple[Picture, bytes] | None:
+        """A stored message's picture, drawn from its game while the game is still at the
+        message's version (else a newer message carries the newer picture)."""
+        game = await self.game_in(channel)
+        if game is None or game.id != game_id:
+            game = await self._finished(game_id)
+        if game is None or game.state is None or game.n != version:
+            return None
+        picture = drawing.of(game.state)
+        image = await self.painter.draw(picture, channel)
+        return (picture, image) if image is not None else None
+
+    async def _finished(self, game_id: int) -> Game | None:
+        """A game no longer open (over, cancelled), loaded to draw its last picture."""
+        try:
+            async with self.db.reading() as db:
+                row = await rows.game(db, game_id)
+                if row is None or row.damaged is not None:
+                    return None
+                return await load_game(db, row)
+        except DamagedLog:
+            return None
 
     async def paint(self, message: Message | None, channel: int | None = None) -> Message | None:
         """``message`` with its picture drawn, off the command's path (see
@@ -129,21 +184,39 @@ class GameService:
         return await self.painter.paint(message, channel)
 
     async def submit(
-        self, place: Place, caller: Caller, text: str, *, expect: Version | None = None
+        self,
+        place: Place,
+        caller: Caller,
+        text: str,
+        *,
+        expect: Version | None = None,
+        reply_to: str | None = None,
+        note: str | None = None,
     ) -> Replies:
-        """Run the command line ``text`` sent by ``caller`` in ``place`` (only while the
-        game is at ``expect``, when given)."""
+        """Run the command line ``text`` sent by ``caller`` in ``place`` (see
+        :meth:`execute`)."""
         try:
             command = parse_command(text)
         except TitanError as exc:
             return self._over_rate(caller) or Replies.refusal(str(exc))
-        return await self.execute(place, caller, command, expect=expect)
+        return await self.execute(
+            place, caller, command, expect=expect, reply_to=reply_to, note=note
+        )
 
     async def act(
-        self, place: Place, caller: Caller, action: Action, *, expect: Version | None = None
+        self,
+        place: Place,
+        caller: Caller,
+        action: Action,
+        *,
+        expect: Version | None = None,
+        reply_to: str | None = None,
+        note: str | None = None,
     ) -> Replies:
         """Run an engine action directly (buttons and select menus built from legal actions)."""
-        return await self.execute(place, caller, action, expect=expect)
+        return await self.execute(
+            place, caller, action, expect=expect, reply_to=reply_to, note=note
+        )
 
     async def execute(
         self,
@@ -152,50 +225,132 @@ class GameService:
         command: Command | Action,
         *,
         expect: Version | None = None,
+        reply_to: str | None = None,
+        note: str | None = None,
     ) -> Replies:
         """Run a parsed command (or an engine action) under the channel's lock.
 
         With ``expect`` the command runs only if the channel's game is still at that
         version, checked under the lock: of two clicks on one button, one acts. A caller
-        over their command rate is refused at once.
+        over their command rate is refused at once. ``reply_to`` is the transport's
+        reference to the command, stored with its answer in the outbox; ``note`` heads
+        the channel's news of it (an organiser's tool says who did it).
         """
         refused = self._over_rate(caller)
         if refused is not None:
             return refused
         async with self.lock(place.channel):
-            ctx = self._context(place, caller)
             try:
-                if expect is not None:
-                    await self._check_version(place.channel, expect)
-                replies = await self._dispatch(ctx, command)
+                game = await self._prepare(place.channel, command, expect)
+                if stores(command):
+                    run = partial(self._dispatch, command=command, game=game)
+                    replies = await self._stored(place, caller, run, game, reply_to, note)
+                else:
+                    ctx = self._context(place, caller)
+                    replies = await self._dispatch(ctx, command=command, game=game)
             except TitanError as exc:
                 return Replies.refusal(str(exc))
             except Exception:
                 return self._apology(place, command)
-            replies = await self._ai_after(ctx, replies, self.ai_limit)
-            replies = await self._with_offers(place.channel, replies)
-        try:
-            return await self._finish(replies, caller)
-        except Exception:
-            # The command is stored: answer as it is.
-            log.exception("finishing the replies in channel %s failed", place.channel)
-            return replies
+            return await self._ai_after(place, replies, self.ai_limit)
 
     async def advance(self, place: Place, limit: int | None = None) -> Replies:
         """Let the AI seats ``place``'s game waits for act (at most ``limit`` actions,
         default ``ai_limit``); their news, as after a command."""
-        caller = Caller(0, "titanbot")
         async with self.lock(place.channel):
-            ctx = self._context(place, caller)
-            replies = await self._ai_after(
-                ctx, Replies(), self.ai_limit if limit is None else limit
-            )
-            replies = await self._with_offers(place.channel, replies)
-        return await self._finish(replies, caller)
+            return await self._ai_after(place, Replies(), self.ai_limit if limit is None else limit)
 
-    def _context(self, place: Place, caller: Caller) -> Context:
+    async def _prepare(
+        self, channel: int, command: Command | Action | None, expect: Version | None
+    ) -> Game | None:
+        """The channel's game, loaded before anything is written; refuses a stale choice,
+        and any command but a few in a channel whose game is damaged."""
+        game = await self.game_in(channel)
+        if expect is not None and (game is None or (game.id, game.n) != (expect.game, expect.n)):
+            raise StaleChoice(STALE)
+        verb = command.verb if isinstance(command, Command) else None
+        if game is None and verb not in WITHOUT_GAME and verb not in RECORDS:
+            notice = await self.damage_notice_in(channel)
+            if notice is not None:
+                raise GameDamaged(notice)
+        return game
+
+    async def change(
+        self, place: Place, caller: Caller, work: Work, *, reply_to: str | None = None
+    ) -> Replies:
+        """Run a tool that changes the channel's game outside the command language (an
+        organiser handing a seat over) as a command runs: under the channel's lock, with
+        what it must tell stored in the same transaction. ``work`` gets the context and
+        the channel's game."""
+        async with self.lock(place.channel):
+            try:
+                game = await self._prepare(place.channel, None, None)
+                run = partial(work, game=game)
+                replies = await self._stored(place, caller, run, game, reply_to)
+            except TitanError as exc:
+                return Replies.refusal(str(exc))
+            except Exception:
+                return self._apology(place, "organiser tool")
+            return await self._ai_after(place, replies, self.ai_limit)
+
+    async def _stored(
+        self,
+        place: Place,
+        caller: Caller,
+        run: Callable[[Context], Awaitable[Replies]],
+        game: Game | None,
+        reply_to: str | None,
+        note: str | None = None,
+    ) -> Replies:
+        """Run a command that changes something: the change and what it must tell are one
+        transaction (a unit); the deliverer is woken once it is committed."""
+        channel = place.channel
+        cached = self._cache.get(channel)
+        try:
+            async with self.db.unit() as unit:
+                await rows.reopen_dms(unit.connection, caller.user)  # they may have opened DMs
+                replies = await run(self._context(place, caller, unit))
+                if note is not None and replies.public is not None:
+                    text = f"{note}\n{replies.public.text}"
+                    replies = replace(replies, public=replace(replies.public, text=text))
+                replies = await self._told(unit, place, caller, replies, reply_to, game)
+        except BaseException:
+            self._restore(channel, cached)  # the cache may hold what was not committed
+            raise
+        self._wake(channel, replies)
+        return replies
+
+    async def _told(
+        self,
+        unit: Unit,
+        place: Place,
+        caller: Caller,
+        replies: Replies,
+        reply_to: str | None,
+        before: Game | None,
+    ) -> Replies:
+        """Queue in the outbox what ``replies`` tell, the board's choices on the news (the
+        decision the game now waits for); the replies, marked stored."""
+        channel = place.channel
+        now = self._cache.get(channel) or await load_open_game(unit, channel)
+        if now is not None:
+            self._remember(channel, now)
+        if replies.public is not None and now is not None and now.state is not None:
+            offers = Offers(now.id, now.n, tuple(public_offers(now.state)))
+            replies = replace(replies, public=replace(replies.public, offers=offers))
+        game = now if now is not None else before
+        version = now.n if now is not None and now.state is not None else None
+        told = Told(place, caller, game.id if game else None, version, reply_to)
+        count = await write(unit.connection, told, replies)
+        return replace(replies, stored=count > 0)
+
+    def _wake(self, channel: int, replies: Replies) -> None:
+        if replies.stored and self.deliverer is not None:
+            self.deliverer.wake(channel)
+
+    def _context(self, place: Place, caller: Caller, db: Store | None = None) -> Context:
         return Context(
-            self.db,
+            db or self.db,
             place,
             caller,
             self._seeds,
@@ -219,13 +374,14 @@ class GameService:
             f"second{'s' if seconds != 1 else ''}."
         )
 
-    async def _ai_after(self, ctx: Context, first: Replies, limit: int) -> Replies:
-        """``first`` merged with the news of the AI actions that follow it.
+    async def _ai_after(self, place: Place, first: Replies, limit: int) -> Replies:
+        """``first`` merged with the news of the AI actions that follow it (each stored with
+        its news in its own transaction).
 
         An AI action that fails ends the chain with a log entry only: the command and the
         AI actions before it are stored, and the game waits for the AI's next command.
         """
-        channel = ctx.place.channel
+        channel = place.channel
         chain: list[Replies] = []
         try:
             game = await self.game_in(channel) if limit > 0 else None
@@ -237,13 +393,20 @@ class GameService:
                 if limit == self.ai_limit:
                     log.warning("game %s: %d AI actions in a row, pausing", game.id, limit)
                 break
+            ai = ai_caller(game, seat)
             try:
-                replies, game = await ai_turn(ctx, game, seat)
+                action = await ai_choice(game, seat)
+                async with self.db.unit() as unit:
+                    replies, game = await ai_play(
+                        self._context(place, ai, unit), game, seat, action
+                    )
+                    self._remember(channel, game)
+                    replies = await self._told(unit, place, ai, replies, None, game)
             except Exception:
                 self._cache.pop(channel, None)
                 log.exception("game %s: the AI of seat %s failed", game.id, seat)
                 break
-            self._remember(channel, game)
+            self._wake(channel, replies)
             chain.append(replies)
             if self.on_ai_action is not None:
                 self.on_ai_action(game)
@@ -254,34 +417,12 @@ class GameService:
         game outside :meth:`execute`, such as an organiser replacing a player)."""
         return self._locks.setdefault(channel, asyncio.Lock())
 
-    async def _check_version(self, channel: int, expect: Version) -> None:
-        game = await self.game_in(channel)
-        if game is None or game.id != expect.game or game.n != expect.n:
-            raise StaleChoice(STALE)
-
-    async def _with_offers(self, channel: int, replies: Replies) -> Replies:
-        """The public message with the choices of the decision the game now waits for."""
-        if replies.public is None:
-            return replies
-        try:
-            game = await self.game_in(channel)
-        except Exception:
-            log.exception("channel %s: loading the game for its choices failed", channel)
-            return replies
-        if game is None or game.state is None:
-            return replies
-        offers = Offers(game.id, game.n, tuple(public_offers(game.state)))
-        return replace(replies, public=replace(replies.public, offers=offers))
-
-    async def _dispatch(self, ctx: Context, command: Command | Action) -> Replies:
+    async def _dispatch(
+        self, ctx: Context, *, command: Command | Action, game: Game | None
+    ) -> Replies:
         channel = ctx.place.channel
         if isinstance(command, Command) and command.verb in RECORDS:
             return await RECORDS[command.verb](ctx, command.args())
-        game = await self.game_in(channel)
-        if game is None and not (isinstance(command, Command) and command.verb in WITHOUT_GAME):
-            notice = await self.damage_notice_in(channel)
-            if notice is not None:
-                raise GameDamaged(notice)
         if isinstance(command, Command) and command.kind is VerbKind.INFO:
             return await INFO[command.verb](ctx, game, command.args())
         if isinstance(command, Command) and command.kind is VerbKind.LOBBY:
@@ -293,7 +434,7 @@ class GameService:
         self._remember(channel, updated)
         return replies
 
-    def _apology(self, place: Place, command: Command | Action) -> Replies:
+    def _apology(self, place: Place, command: Command | Action | str) -> Replies:
         error_id = secrets.token_hex(4)
         game = self._cache.pop(place.channel, None)
         log.exception(
@@ -309,22 +450,12 @@ class GameService:
         )
         return replace(apology, fault=True)
 
-    async def _finish(self, replies: Replies, caller: Caller) -> Replies:
-        """Route around closed DMs.
-
-        The caller's own private news becomes the ephemeral answer when their DMs are
-        closed; other users with closed DMs read theirs with ``legions``.
-        """
-        private = dict(replies.private)
-        ephemeral = replies.ephemeral
-        if private:
-            async with self.db.reading() as db:
-                closed = await rows.users_with_dms_closed(db, private)
-            for user in closed:
-                message = private.pop(user)
-                if user == caller.user and ephemeral is None:
-                    ephemeral = message
-        return replace(replies, ephemeral=ephemeral, private=private)
+    def _restore(self, channel: int, cached: Game | None) -> None:
+        """Put back the game cached before a unit that did not commit."""
+        if cached is None:
+            self._cache.pop(channel, None)
+        elif self._cache.get(channel) is not cached:
+            self._remember(channel, cached)
 
     def _remember(self, channel: int, game: Game) -> None:
         if not game.row.status.is_open:

@@ -25,9 +25,9 @@ async def choose(
         await interaction.response.defer()
         service = interaction.client.service
         expect = Version(game_id, version)
-        replies = await service.submit(
-            place_of(interaction), caller_of(interaction), verb, expect=expect
-        )
+        reply_to = interaction.client.reference(interaction, "click")
+        place, caller = place_of(interaction), caller_of(interaction)
+        replies = await service.submit(place, caller, verb, expect=expect, reply_to=reply_to)
         await deliver_choice(interaction, replies)
     except Exception as exc:
         await report(interaction, exc)

@@ -59,6 +59,7 @@ class TitanBot(TitanHost):
             seeds=self.seeds,
             limits=self.config.limits,
         )
+        await self._service.deliver_with(self.transport)  # what a restart left unsaid first
         await self.add_cog(Admin(self))
         for group in command_groups():
             self.tree.add_command(group)

@@ -14,6 +14,7 @@ from discord.ext import commands
 
 from bot.config import Config
 from bot.context import Caller, Place
+from bot.discord.transport import DiscordTransport
 from bot.pictures import Renderer
 from bot.service import GameService
 
@@ -28,6 +29,13 @@ class TitanHost(commands.Bot):
         self.config = config
         self.renderer = renderer
         self._service: GameService | None = None
+        self.transport = DiscordTransport(self)
+        """How the outbox's news reach Discord (:mod:`bot.discord.transport`)."""
+
+    def reference(self, interaction: discord.Interaction[Any], kind: str, receipt: str = "") -> str:
+        """The stored reference to ``interaction`` (a slash ``command`` or a ``click``), by
+        which the outbox answers it; the live interaction is kept for that while it lasts."""
+        return self.transport.reference(interaction, kind, receipt)
 
     @property
     def service(self) -> GameService:

@@ -48,7 +48,8 @@ async def run_command(interaction: TitanInteraction, spec: Spec, **values: objec
         message = f"`{text}` could mean several things: choose one."
         await interaction.edit_original_response(content=message, view=choices)
         return
-    replies = await service.submit(place, caller, text)
+    reply_to = interaction.client.reference(interaction, "command", text)
+    replies = await service.submit(place, caller, text, reply_to=reply_to)
     await deliver_command(interaction, replies, text)
 
 

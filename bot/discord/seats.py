@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from bot.context import Caller, Place
+from bot.context import Caller, Context, Place
 from bot.names import display
 from bot.narration.describe import own_legions_text
 from bot.replies import Message, Replies
@@ -40,36 +40,48 @@ def _seat_of(game: Game, user: int) -> tuple[Game, int]:
 
 
 async def replace_player(
-    service: GameService, place: Place, organiser: Caller, old: int, new: int
+    service: GameService,
+    place: Place,
+    organiser: Caller,
+    old: int,
+    new: int,
+    reply_to: str | None = None,
 ) -> Replies:
     """Give ``old``'s seat to ``new``; the newcomer is pinged and sent the seat's legions,
     and takes over the host's powers if ``old`` held them."""
-    try:
-        async with service.lock(place.channel):
-            game, seat = _seat_of(await _open_game(service, place.channel), old)
-            if game.seat_of(new) is not None:
-                raise IllegalAction(f"<@{new}> has a seat in game #{game.id} already")
-            seats = [SeatRow(s.seat, new if s.seat == seat else s.user, s.name) for s in game.seats]
-            hosting = game.settings.host == old
-            async with service.db.transaction() as db:
-                await rows.set_seats(db, game.id, seats)
-                if hosting:  # the host's powers follow the seat
-                    settings = replace(game.settings, host=new).to_json()
-                    await rows.update_game(db, game.id, game.row.status, settings=settings)
-            service.forget(place.channel)
-    except TitanError as exc:
-        return Replies.refusal(str(exc))
-    name = game.name_of(seat)
-    text = (
-        f"Organiser **{display(organiser.name)}** handed **{name}**'s seat over from <@{old}>: "
-        f"you play **{name}** from now on" + (", and host the game." if hosting else ".")
-    )
-    private = {new: Message(own_legions_text(game.state, seat))} if game.state else {}
-    return Replies(public=Message(text, mention=(new,)), private=private)
+
+    async def hand_over(ctx: Context, game: Game | None) -> Replies:
+        if game is None:
+            raise IllegalAction("there is no game in this channel")
+        game, seat = _seat_of(game, old)
+        if game.seat_of(new) is not None:
+            raise IllegalAction(f"<@{new}> has a seat in game #{game.id} already")
+        seats = [SeatRow(s.seat, new if s.seat == seat else s.user, s.name) for s in game.seats]
+        hosting = game.settings.host == old
+        async with ctx.db.transaction() as db:
+            await rows.set_seats(db, game.id, seats)
+            if hosting:  # the host's powers follow the seat
+                settings = replace(game.settings, host=new).to_json()
+                await rows.update_game(db, game.id, game.row.status, settings=settings)
+        service.forget(place.channel)
+        name = game.name_of(seat)
+        text = (
+            f"Organiser **{display(organiser.name)}** handed **{name}**'s seat over from "
+            f"<@{old}>: you play **{name}** from now on"
+            + (", and host the game." if hosting else ".")
+        )
+        private = {new: Message(own_legions_text(game.state, seat))} if game.state else {}
+        return Replies(public=Message(text, mention=(new,)), private=private)
+
+    return await service.change(place, organiser, hand_over, reply_to=reply_to)
 
 
 async def remove_player(
-    service: GameService, place: Place, organiser: Caller, user: int
+    service: GameService,
+    place: Place,
+    organiser: Caller,
+    user: int,
+    reply_to: str | None = None,
 ) -> Replies:
     """Take ``user`` out: they leave the lobby, or withdraw from the game (RULES §12.4)."""
     try:
@@ -77,23 +89,23 @@ async def remove_player(
     except TitanError as exc:
         return Replies.refusal(str(exc))
     player = Caller(user, game.name_of(seat), on_behalf=True)
+    head = f"Organiser **{display(organiser.name)}** removed **{player.name}** from the game."
     if game.state is None:
-        replies = await service.submit(place, player, "leave")
-    else:
-        replies = await service.act(place, player, a.Withdraw())
-    if replies.public is None:
-        return replies
-    head = f"Organiser **{display(organiser.name)}** removed **{player.name}** from the game.\n"
-    return replace(replies, public=replace(replies.public, text=head + replies.public.text))
+        return await service.submit(place, player, "leave", reply_to=reply_to, note=head)
+    return await service.act(place, player, a.Withdraw(), reply_to=reply_to, note=head)
 
 
 async def abort_game(
-    service: GameService, place: Place, organiser: Caller, game: int | None = None
+    service: GameService,
+    place: Place,
+    organiser: Caller,
+    game: int | None = None,
+    reply_to: str | None = None,
 ) -> Replies:
     """Cancel the channel's game, started or not, or its damaged one (``game``: a damaged
     game's number, when a fresh game is open meanwhile)."""
     text = "cancel" if game is None else f"cancel {game}"
-    return await service.submit(place, replace(organiser, organiser=True), text)
+    return await service.submit(place, replace(organiser, organiser=True), text, reply_to=reply_to)
 
 
 async def export_game(

@@ -1,12 +1,12 @@
 """AI seats: the computer plays its seats' decisions as soon as the game waits for them.
 
 After a command, while the seat to act is an AI seat (:func:`waiting_ai`), the service
-calls :func:`ai_turn`: it asks :func:`engine.ai.choose_action` (in a worker thread) and
-plays the answer through :func:`~bot.handlers.play.play` like any command: its own transaction,
-log entry and narration. An AI never holds a game up: a choice that raises (or is
-refused) gives way to the first legal action, and ``Withdraw`` is chosen only when
-nothing else is legal. :func:`merge` folds the chain's replies into the one reply of the
-command that set it off.
+asks :func:`ai_choice` (:func:`engine.ai.choose_action`, in a worker thread) and plays the
+answer with :func:`ai_play` through :func:`~bot.handlers.play.play` like any command: its
+own transaction, log entry, narration and outbox rows. An AI never holds a game up: a
+choice that raises (or is refused) gives way to the first legal action, and ``Withdraw``
+is chosen only when nothing else is legal. :func:`merge` folds the chain's replies into
+the one reply of the command that set it off.
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ from dataclasses import replace
 
 from bot.context import Caller, Context
 from bot.handlers.play import play
+from bot.outbox.joining import join_news, join_private
 from bot.replies import Message, Replies
 from bot.storage.record import Game
 from engine.ai.player import choose_action
@@ -33,10 +34,6 @@ NOT_FALLBACK = (a.Withdraw, a.Reveal, a.UndoSplit, a.TakeBack, b.TakeBackManeuve
 """Legal actions the fallback skips while there are others."""
 MAX_TEXT = 1900
 """Characters of merged text kept (Discord allows 2,000 with the pings)."""
-WAITING = "Waiting for **"
-"""How :func:`bot.handlers.play.announce` begins the line naming the next decision."""
-OWN_LEGIONS = "Your legions:"
-"""How :func:`bot.narration.describe.own_legions_text` begins."""
 
 
 def fallback(state: GameState, seat: int) -> a.Action:
@@ -58,16 +55,24 @@ def decide(state: GameState, seat: int) -> a.Action:
     return fallback(state, seat) if isinstance(action, a.Withdraw) else action
 
 
-async def ai_turn(ctx: Context, game: Game, seat: int) -> tuple[Replies, Game]:
-    """Play one decision of the AI ``seat`` (stored in its own transaction)."""
-    state = game.playing()
-    me = replace(ctx, caller=Caller(game.user_of(seat), game.name_of(seat)))
-    action = await asyncio.to_thread(decide, state, seat)
+def ai_caller(game: Game, seat: int) -> Caller:
+    """Who an AI seat's commands come from."""
+    return Caller(game.user_of(seat), game.name_of(seat))
+
+
+async def ai_choice(game: Game, seat: int) -> a.Action:
+    """What the AI ``seat`` does now (thought out in a worker thread)."""
+    return await asyncio.to_thread(decide, game.playing(), seat)
+
+
+async def ai_play(ctx: Context, game: Game, seat: int, action: a.Action) -> tuple[Replies, Game]:
+    """Play the AI's ``action`` (the first legal one if the engine refuses it); the caller
+    of ``ctx`` is the AI seat (:func:`ai_caller`)."""
     try:
-        return await play(me, game, action)
+        return await play(ctx, game, action)
     except TitanError:
         log.exception("game %s: the AI's %r was refused; playing the first legal", game.id, action)
-        return await play(me, game, fallback(state, seat))
+        return await play(ctx, game, fallback(game.playing(), seat))
 
 
 def waiting_ai(game: Game) -> int | None:
@@ -82,18 +87,18 @@ def merge(first: Replies, chain: Sequence[Replies], limit: int = MAX_TEXT) -> Re
     """One reply for a command and the AI actions it set off.
 
     The public texts follow each other (only the last says whom the game waits for); the
-    last picture and the last pings are kept, as the next human to act is pinged last.
-    Private news is joined per user with only the latest list of their legions.
+    last picture, the last pings and the last choices are kept, as the next human to act
+    is pinged last. Private news is joined per user with only the latest list of their
+    legions.
     """
     if not chain:
         return first
     publics = [r.public for r in (first, *chain) if r.public is not None]
     public = None
     if publics:
-        lines = [x for m in publics[:-1] for x in m.text.splitlines() if not x.startswith(WAITING)]
-        text = clip([*lines, *publics[-1].text.splitlines()], limit)
+        text = join_news([m.text for m in publics], limit)
         picture = next((m.picture for m in reversed(publics) if m.picture is not None), None)
-        public = Message(text, picture, mention=publics[-1].mention)
+        public = Message(text, picture, mention=publics[-1].mention, offers=publics[-1].offers)
     private: dict[int, list[str]] = {}
     for replies in (first, *chain):
         for user, message in replies.private.items():
@@ -101,34 +106,6 @@ def merge(first: Replies, chain: Sequence[Replies], limit: int = MAX_TEXT) -> Re
     return replace(
         first,
         public=public,
-        private={user: Message(_private_text(texts, limit)) for user, texts in private.items()},
+        private={user: Message(join_private(texts, limit)) for user, texts in private.items()},
+        stored=first.stored or any(r.stored for r in chain),
     )
-
-
-def _private_text(texts: list[str], limit: int) -> str:
-    """Private news in order, with only the latest list of the player's legions."""
-    last = max((i for i, text in enumerate(texts) if OWN_LEGIONS in text), default=-1)
-    lines: list[str] = []
-    for index, text in enumerate(texts):
-        news, _, legions = text.partition(OWN_LEGIONS)
-        lines += news.splitlines()
-        if index == last:
-            lines += (OWN_LEGIONS + legions).splitlines()
-    return clip([x for x in lines if x], limit)
-
-
-def clip(lines: list[str], limit: int) -> str:
-    """``lines`` within ``limit`` characters: the first third and the end are kept, the
-    middle is summed up (``history`` shows it all)."""
-    text = "\n".join(lines)
-    if len(text) <= limit:
-        return text
-    lines = list(lines)
-    head: list[str] = []
-    while lines and len("\n".join([*head, lines[0]])) < limit // 3:
-        head.append(lines.pop(0))
-    tail: list[str] = []
-    while lines and len("\n".join([*head, *tail, lines[-1]])) < limit - 60:
-        tail.insert(0, lines.pop())
-    note = f"… {len(lines)} more lines (`history` shows them) …"
-    return "\n".join([*head, note, *tail])

@@ -1,6 +1,6 @@
 """Storage of games in SQLite: migrations, transactions and the append-only action log."""
 
-from bot.storage.database import Database, migrate, user_version
+from bot.storage.database import Database, Store, Unit, migrate, user_version
 from bot.storage.games import ActionRow, GameRow, SeatRow, SnapshotRow, Status
 from bot.storage.lock import DatabaseInUse
 
@@ -12,6 +12,8 @@ __all__ = [
     "SeatRow",
     "SnapshotRow",
     "Status",
+    "Store",
+    "Unit",
     "migrate",
     "user_version",
 ]

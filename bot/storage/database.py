@@ -11,14 +11,56 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import itertools
 import sqlite3
 from collections.abc import AsyncIterator, Sequence
+from contextlib import AbstractAsyncContextManager
 from pathlib import Path
+from typing import Protocol
 
 import aiosqlite
 
 from bot.storage.lock import FileLock
 from bot.storage.migrations import MIGRATIONS
+
+
+class Store(Protocol):
+    """What handlers write and read through: a :class:`Database`, or a :class:`Unit` of it."""
+
+    def transaction(self) -> AbstractAsyncContextManager[aiosqlite.Connection]: ...
+
+    def reading(self) -> AbstractAsyncContextManager[aiosqlite.Connection]: ...
+
+
+class Unit:
+    """One command's writes as a single transaction of the database (:meth:`Database.unit`).
+
+    Inside it, what a handler opens as a transaction is a savepoint (undone alone when its
+    block raises), and a read sees what the unit wrote so far: so a change and what must be
+    told about it (the outbox) are stored together, or not at all.
+    """
+
+    _names = itertools.count(1)
+
+    def __init__(self, connection: aiosqlite.Connection) -> None:
+        self.connection = connection
+
+    @contextlib.asynccontextmanager
+    async def transaction(self) -> AsyncIterator[aiosqlite.Connection]:
+        name = f"part{next(self._names)}"
+        await self.connection.execute(f"SAVEPOINT {name}")
+        try:
+            yield self.connection
+        except BaseException:
+            with contextlib.suppress(sqlite3.Error):
+                await self.connection.execute(f"ROLLBACK TO {name}")
+                await self.connection.execute(f"RELEASE {name}")
+            raise
+        await self.connection.execute(f"RELEASE {name}")
+
+    @contextlib.asynccontextmanager
+    async def reading(self) -> AsyncIterator[aiosqlite.Connection]:
+        yield self.connection
 
 
 class Database:
@@ -117,6 +159,13 @@ class Database:
             except BaseException:
                 await self._rollback()
                 raise
+
+    @contextlib.asynccontextmanager
+    async def unit(self) -> AsyncIterator[Unit]:
+        """A :class:`Unit`: ``BEGIN IMMEDIATE`` … ``COMMIT`` around a whole command (no other
+        read or write of the process runs meanwhile; ``ROLLBACK`` when it raises)."""
+        async with self.transaction() as connection:
+            yield Unit(connection)
 
     async def _rollback(self) -> None:
         """Undo the open transaction, if one is still open (a failed COMMIT may have ended it)."""

@@ -93,4 +93,28 @@ MIGRATIONS: tuple[str, ...] = (
     CREATE INDEX actions_by_turn ON actions (game, turn, n);
     CREATE INDEX games_open_by_guild ON games (guild) WHERE status IN ('lobby', 'active');
     """,
+    # 4: the outbox: everything a stored change must tell, written in the transaction that
+    # stores it and delivered afterwards (bot/outbox/); and each user's DMs: refused since
+    # when (tried again after a day, or when they next give a command), and their own choice.
+    """
+    CREATE TABLE outbox (
+        id           INTEGER PRIMARY KEY,
+        game         INTEGER REFERENCES games (id) ON DELETE CASCADE,
+        channel      INTEGER NOT NULL,
+        kind         TEXT    NOT NULL CHECK (kind IN ('post', 'dm', 'answer')),
+        recipient    INTEGER,
+        body         TEXT    NOT NULL,
+        reply_to     TEXT,
+        version      INTEGER,
+        created_at   TEXT    NOT NULL,
+        attempts     INTEGER NOT NULL DEFAULT 0,
+        batch        INTEGER,
+        delivered_at TEXT,
+        outcome      TEXT
+    );
+    CREATE INDEX outbox_waiting ON outbox (channel, id) WHERE delivered_at IS NULL;
+
+    ALTER TABLE users ADD COLUMN dms_closed_at TEXT;
+    ALTER TABLE users ADD COLUMN dms_off INTEGER NOT NULL DEFAULT 0 CHECK (dms_off IN (0, 1));
+    """,
 )

@@ -20,7 +20,7 @@ from typing import Any
 
 import aiosqlite
 
-from bot.storage import ActionRow, Database, GameRow, SeatRow, Status
+from bot.storage import ActionRow, GameRow, SeatRow, Status, Store
 from bot.storage import games as rows
 from bot.storage.checksum import checksum_holds
 from bot.storage.eventlog import events_to_json
@@ -295,7 +295,7 @@ async def load_game(db: aiosqlite.Connection, row: GameRow) -> Game:
             before = exc.n
 
 
-async def load_open_game(database: Database, channel: int) -> Game | None:
+async def load_open_game(database: Store, channel: int) -> Game | None:
     """The open game of ``channel``, loaded; the reads are one consistent transaction and
     the replay runs outside it, in a worker thread. Raises :class:`DamagedLog` with the
     game's row as ``row``."""

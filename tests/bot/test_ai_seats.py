@@ -8,7 +8,8 @@ from bot.console import LOCAL_CHANNEL, Console
 from bot.context import Caller, Place
 from bot.demo import open_ai_game, play_ai_game
 from bot.handlers import ai_seats
-from bot.handlers.ai_seats import clip, merge
+from bot.handlers.ai_seats import merge
+from bot.outbox.joining import clip
 from bot.replies import Message, Picture, PictureKind, Replies
 from bot.service import GameService
 from bot.storage import Status

@@ -135,6 +135,9 @@ def test_an_older_file_is_checked_through_a_migrated_copy(tmp_path, capsys):
     path = tmp_path / "games.sqlite3"
     asyncio.run(stored_games(path))
     downgrade = [
+        "DROP TABLE outbox",
+        "ALTER TABLE users DROP COLUMN dms_closed_at",
+        "ALTER TABLE users DROP COLUMN dms_off",
         "DROP INDEX actions_by_turn",
         "DROP INDEX games_open_by_guild",
         "ALTER TABLE actions DROP COLUMN turn",

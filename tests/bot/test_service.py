@@ -159,16 +159,6 @@ async def test_without_a_renderer_or_when_it_fails_there_is_no_image(service):
     assert replies.public.picture is not None
 
 
-async def test_closed_dms_route_the_callers_news_to_the_ephemeral_answer(service):
-    game = await to_split_phase(service)
-    seat = to_act(game.state)
-    await service.set_dms_closed(game.user_of(seat))
-    split = next(x for x in legal_actions(game.state, seat) if isinstance(x, a.Split))
-    replies = await as_actor(service, format_action(split))
-    assert replies.private == {}
-    assert "Your legions:" in replies.ephemeral.text
-
-
 async def test_information_commands(service):
     game = await to_split_phase(service)
     seat = to_act(game.state)

@@ -30,24 +30,28 @@ class OrganiserCommands(
         self, interaction: TitanInteraction, player: discord.User, substitute: discord.User
     ) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
+        receipt = f"replace {clean(player.display_name) or player.id}"
         replies = await replace_player(
             interaction.client.service,
             place_of(interaction),
             caller_of(interaction),
             player.id,
             substitute.id,
+            interaction.client.reference(interaction, "command", receipt),
         )
-        await _deliver(interaction, replies, f"replace {clean(player.display_name) or player.id}")
+        await _deliver(interaction, replies, receipt)
 
     @app_commands.command(description="Remove a player (they withdraw from the game)")
     @app_commands.checks.has_permissions(manage_channels=True)
     async def remove(self, interaction: TitanInteraction, player: discord.User) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         service = interaction.client.service
+        receipt = f"remove {clean(player.display_name) or player.id}"
+        reply_to = interaction.client.reference(interaction, "command", receipt)
         replies = await remove_player(
-            service, place_of(interaction), caller_of(interaction), player.id
+            service, place_of(interaction), caller_of(interaction), player.id, reply_to
         )
-        await _deliver(interaction, replies, f"remove {clean(player.display_name) or player.id}")
+        await _deliver(interaction, replies, receipt)
 
     @app_commands.command(description="Abort this channel's game, started or not")
     @app_commands.describe(game="a damaged game's number (default: the channel's game)")
@@ -57,7 +61,10 @@ class OrganiserCommands(
     ) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         service = interaction.client.service
-        replies = await abort_game(service, place_of(interaction), caller_of(interaction), game)
+        reply_to = interaction.client.reference(interaction, "command", "abort")
+        replies = await abort_game(
+            service, place_of(interaction), caller_of(interaction), game, reply_to
+        )
         await _deliver(interaction, replies, "abort")
 
     @app_commands.command(description="Export this channel's game record as a file (only you)")

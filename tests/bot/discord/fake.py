@@ -178,7 +178,22 @@ class FakeDiscord:
         return [m for m in self.messages.values() if m.token == pushed.token and not m.deleted]
 
     def public(self, pushed: Pushed) -> list[Sent]:
-        return [m for m in self.sent_for(pushed) if not m.ephemeral and not m.loading]
+        """The channel messages ``pushed`` led to: its own public follow-ups, and the bot's
+        posts in a guild channel made after it and before the next interaction (the news
+        the outbox posts for it)."""
+        later = [i.id for i in self.interactions.values() if i.id > pushed.id]
+        until = min(later, default=None)
+        dms = set(self.dm_channels.values())
+        return [
+            m
+            for m in self.messages.values()
+            if not m.deleted and not m.ephemeral and not m.loading
+            and (
+                m.token == pushed.token
+                or (m.token is None and m.channel not in dms and m.id > pushed.id
+                    and (until is None or m.id < until))
+            )
+        ]  # fmt: skip
 
     def ephemeral(self, pushed: Pushed) -> list[Sent]:
         return [m for m in self.sent_for(pushed) if m.ephemeral and not m.loading]

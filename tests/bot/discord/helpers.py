@@ -6,6 +6,7 @@ import asyncio
 import time
 from typing import Any
 
+from bot.outbox.deliverer import WORKER_NAME
 from tests.bot.discord.fake import FakeDiscord, Pushed, Sent
 
 ANN = 700_000_000_000_000_011
@@ -24,8 +25,8 @@ async def settle(fake: FakeDiscord, quiet: float = 0.05, timeout: float = 5.0) -
     await fake.wait_for(calm, timeout + 1)
 
 
-#: discord.py's names for the tasks running interactions and events.
-HANDLERS = ("CommandTree-invoker", "discord-ui-dynamic-item-", "discord.py: on_")
+#: discord.py's names for the tasks running interactions and events, and the outbox's.
+HANDLERS = ("CommandTree-invoker", "discord-ui-dynamic-item-", "discord.py: on_", WORKER_NAME)
 
 
 def bot_busy() -> bool:

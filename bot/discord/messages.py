@@ -1,0 +1,65 @@
+"""A :class:`~bot.replies.Message` in Discord's terms: content with its pings, files, mentions."""
+
+from __future__ import annotations
+
+import io
+import logging
+from typing import Any
+
+import discord
+
+from bot.replies import Message
+
+log = logging.getLogger(__name__)
+
+MAX_CONTENT = 2000
+
+
+def content(message: Message, prefix: str = "") -> str:
+    """The message's text, its pings first, within Discord's 2,000 characters."""
+    pings = " ".join(f"<@{user}>" for user in message.mention)
+    text = " ".join(part for part in (pings, prefix + message.text) if part)
+    return text if len(text) <= MAX_CONTENT else text[: MAX_CONTENT - 1] + "…"
+
+
+def picture(message: Message, limit: int) -> discord.File | None:
+    """The rendered picture as an attachment (None without one, or when over ``limit``)."""
+    if message.image is None or message.picture is None:
+        return None
+    if len(message.image) > limit:
+        log.warning("a %d-byte picture is over the upload limit", len(message.image))
+        return None
+    return discord.File(io.BytesIO(message.image), filename=message.picture.filename)
+
+
+def attached(message: Message, limit: int) -> discord.File | None:
+    """The message's file (an export) as an attachment (None without one, or over
+    ``limit``)."""
+    if message.attachment is None:
+        return None
+    if len(message.attachment.data) > limit:
+        log.warning("a %d-byte file is over the upload limit", len(message.attachment.data))
+        return None
+    data = io.BytesIO(message.attachment.data)
+    return discord.File(data, filename=message.attachment.filename)
+
+
+def files(message: Message, limit: int) -> list[discord.File]:
+    """Everything ``message`` uploads: its picture and its file."""
+    return [f for f in (picture(message, limit), attached(message, limit)) if f is not None]
+
+
+def pings(message: Message) -> discord.AllowedMentions:
+    """Allow exactly the mentioned users to be pinged."""
+    users = [discord.Object(user) for user in message.mention]
+    return discord.AllowedMentions(everyone=False, roles=False, users=users, replied_user=False)
+
+
+def extras(view: discord.ui.View | None, uploads: list[discord.File]) -> dict[str, Any]:
+    """The optional keyword arguments of a send: the view and the files, when there are."""
+    found: dict[str, Any] = {}
+    if view is not None:
+        found["view"] = view
+    if uploads:
+        found["files"] = uploads
+    return found

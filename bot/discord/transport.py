@@ -1,0 +1,242 @@
+"""Discord as the outbox's transport: channel posts, DMs, and answers to interactions.
+
+A channel's news is a message of the bot in the channel, sent with the outbox row's nonce
+(``enforce_nonce``: Discord returns the first message when a resend comes within minutes,
+and creates nothing). Where the bot may not attach files (checked up front from its
+permissions in the channel, or refused with 50013) the news goes as text. Where it may not
+post at all, the command's interaction can still post (while it lives: 15 minutes). The
+caller's answer goes to the interaction; once that has expired, the deliverer sends its
+private news by DM. A DM refused with 50007 means the user accepts none; other refusals
+are not that. Failures that may pass (a 5xx, a timeout, a rate limit discord.py did not
+absorb) are retried by the deliverer.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from collections.abc import Callable
+from dataclasses import asdict, dataclass
+from typing import Any, cast
+
+import aiohttp
+import discord
+
+from bot.discord.components import choices_view
+from bot.discord.messages import content, extras, files, pings
+from bot.outbox.transport import DmsClosed, Expired, Refused, Retry
+from bot.replies import Message
+
+TOKEN_LIFE = 15 * 60 - 30
+"""Seconds an interaction can still be answered (Discord: 15 minutes; a margin kept)."""
+SEND_TIMEOUT = 30.0
+"""Seconds one request may take before it is tried again."""
+DMS_REFUSED = 50007
+"""Discord's code for "Cannot send messages to this user"."""
+MISSING_PERMISSIONS = 50013
+EXPIRED_CODES = frozenset({10015, 50027})
+"""Unknown Webhook, Invalid Webhook Token: the interaction can no longer be answered."""
+
+
+@dataclass(frozen=True)
+class InteractionRef:
+    """What the outbox keeps of an interaction to answer it later: its application, token,
+    when it came, whether it was a slash command or a click, and what the caller asked."""
+
+    application: int
+    token: str
+    at: float
+    kind: str
+    receipt: str = ""
+
+    @classmethod
+    def of(
+        cls, interaction: discord.Interaction[Any], at: float, kind: str, receipt: str = ""
+    ) -> InteractionRef:
+        """``interaction`` as it came at ``at`` (seconds since the epoch)."""
+        assert interaction.application_id is not None
+        return cls(interaction.application_id, interaction.token, at, kind, receipt)
+
+    def to_json(self) -> str:
+        return json.dumps(asdict(self), separators=(",", ":"))
+
+    @classmethod
+    def from_json(cls, text: str) -> InteractionRef:
+        data = json.loads(text)
+        return cls(int(data["application"]), str(data["token"]), float(data["at"]),
+                   str(data["kind"]), str(data.get("receipt", "")))  # fmt: skip
+
+
+class DiscordTransport:
+    """Sends the outbox's messages through the bot."""
+
+    def __init__(self, bot: discord.Client, clock: Callable[[], float] = time.time) -> None:
+        self.bot = bot
+        self._clock = clock
+        self._live: dict[str, tuple[float, discord.Interaction[Any]]] = {}
+        self._attach: dict[int, bool] = {}
+
+    def reference(self, interaction: discord.Interaction[Any], kind: str, receipt: str) -> str:
+        """The stored reference to ``interaction``, which is kept to answer it through
+        discord.py while it lasts; what the bot may do in its channel is noted too (the
+        interaction carries the bot's permissions there)."""
+        now = self._clock()
+        self._live = {t: kept for t, kept in self._live.items() if now - kept[0] < TOKEN_LIFE}
+        self._live[interaction.token] = (now, interaction)
+        if interaction.channel_id is not None:
+            self._attach[interaction.channel_id] = interaction.app_permissions.attach_files
+        return InteractionRef.of(interaction, now, kind, receipt).to_json()
+
+    def _alive(self, ref: InteractionRef) -> bool:
+        return self._clock() - ref.at < TOKEN_LIFE
+
+    # --- the channel -----------------------------------------------------------------------
+    async def post(self, channel: int, message: Message, nonce: str, reply_to: str | None) -> str:
+        target = self.bot.get_channel(channel) or self.bot.get_partial_messageable(channel)
+        attach = self._attach.get(channel, self._may_attach(target))
+        uploads = files(message, discord.utils.DEFAULT_FILE_SIZE_LIMIT_BYTES) if attach else []
+        outcome = "sent" if uploads or message.image is None else "sent as text"
+        try:
+            await self._send(target, message, uploads, nonce)
+            return outcome
+        except discord.Forbidden as exc:
+            refused = exc
+        if refused.code == MISSING_PERMISSIONS and uploads:
+            try:
+                await self._send(target, message, [], nonce)  # the picture was refused
+                return "sent as text"
+            except discord.Forbidden as exc:
+                refused = exc
+        ref = InteractionRef.from_json(reply_to) if reply_to else None
+        if ref is None or not self._alive(ref):
+            raise Refused(f"Discord refused the post ({refused.code}: {refused.text})")
+        await _guarded(
+            self._webhook(ref).send(
+                content(message),
+                allowed_mentions=pings(message),
+                silent=message.silent,
+                **extras(choices_view(message.offers), []),
+            )
+        )
+        return "sent through the interaction: the bot may not post in the channel"
+
+    def _may_attach(self, target: Any) -> bool:
+        """Whether the bot may attach files in ``target``, from the guild as the gateway
+        told it, when no interaction came from there yet (True when it cannot be told:
+        Discord refuses an attachment it may not make, and the post goes as text)."""
+        guild = getattr(target, "guild", None)
+        me = guild.me if guild is not None else None
+        if me is None or not hasattr(target, "permissions_for"):
+            return True
+        return bool(target.permissions_for(me).attach_files)
+
+    async def _send(
+        self, target: Any, message: Message, uploads: list[discord.File], nonce: str
+    ) -> None:
+        for upload in uploads:
+            upload.reset()
+        await _guarded(
+            target.send(
+                content(message),
+                allowed_mentions=pings(message),
+                silent=message.silent,
+                nonce=nonce,
+                **extras(choices_view(message.offers), uploads),
+            )
+        )
+
+    # --- DMs -------------------------------------------------------------------------------
+    async def dm(self, user: int, channel: int, message: Message, nonce: str) -> str:
+        try:
+            dm = await _guarded(self.bot.create_dm(discord.Object(user)))
+            uploads = files(message, discord.utils.DEFAULT_FILE_SIZE_LIMIT_BYTES)
+            text = content(message, prefix=f"<#{channel}>: ")
+            await _guarded(dm.send(text, nonce=nonce, **extras(None, uploads)))
+        except discord.Forbidden as exc:
+            if exc.code == DMS_REFUSED:
+                raise DmsClosed("the user accepts no direct messages") from exc
+            raise Refused(f"Discord refused the DM ({exc.code}: {exc.text})") from exc
+        return "sent"
+
+    # --- the caller ------------------------------------------------------------------------
+    async def answer(self, reply_to: str | None, message: Message | None, user: int | None) -> str:
+        if reply_to is None:
+            return "nothing to answer"
+        ref = InteractionRef.from_json(reply_to)
+        if ref.kind == "click" and message is None:
+            return "nothing to say: the click's message shows what it did"
+        if not self._alive(ref):
+            raise Expired("the interaction has expired")
+        shown = message or Message(f"✓ `{ref.receipt}`")
+        live = self._live.get(ref.token, (0.0, None))[1]
+        try:
+            if ref.kind == "command" and live is not None:
+                await _guarded(
+                    live.edit_original_response(
+                        content=content(shown),
+                        attachments=files(shown, live.filesize_limit),
+                        view=choices_view(shown.offers),
+                        allowed_mentions=discord.AllowedMentions.none(),
+                    )
+                )
+            else:  # after a restart, or a click: a message only the caller sees
+                await self._tell(ref, shown)
+        except discord.NotFound as exc:
+            if exc.code in EXPIRED_CODES:
+                raise Expired("the interaction has expired") from exc
+            raise Refused(f"Discord refused the answer ({exc.code}: {exc.text})") from exc
+        return "sent"
+
+    async def tell(self, reply_to: str, message: Message) -> str:
+        ref = InteractionRef.from_json(reply_to)
+        if not self._alive(ref):
+            raise Expired("the interaction has expired")
+        await self._tell(ref, message)
+        return "sent"
+
+    async def _tell(self, ref: InteractionRef, message: Message) -> None:
+        uploads = files(message, discord.utils.DEFAULT_FILE_SIZE_LIMIT_BYTES)
+        await _guarded(
+            self._webhook(ref).send(
+                content(message),
+                ephemeral=True,
+                allowed_mentions=discord.AllowedMentions.none(),
+                **extras(choices_view(message.offers), uploads),
+            )
+        )
+
+    def _webhook(self, ref: InteractionRef) -> discord.Webhook:
+        """The interaction's follow-up webhook, as discord.py makes it for a live one
+        (``Interaction.followup``): an application webhook, which may speak ephemerally."""
+        live = self._live.get(ref.token)
+        if live is not None:
+            return live[1].followup
+        data: Any = {"id": ref.application, "type": 3, "token": ref.token}
+        return discord.Webhook.from_state(data=data, state=self.bot._connection)
+
+
+async def _guarded(request: Any) -> Any:
+    """Await one request to Discord; what may pass becomes :class:`Retry`."""
+    try:
+        async with asyncio.timeout(SEND_TIMEOUT):
+            return await request
+    except discord.DiscordServerError as exc:
+        raise Retry(f"Discord answered {exc.status}") from exc
+    except discord.RateLimited as exc:
+        raise Retry("rate limited", after=exc.retry_after) from exc
+    except discord.HTTPException as exc:
+        if exc.status == 429:
+            raise Retry("rate limited", after=_retry_after(exc)) from exc
+        raise
+    except (aiohttp.ClientError, OSError, TimeoutError) as exc:
+        raise Retry(f"no answer from Discord ({type(exc).__name__})") from exc
+
+
+def _retry_after(exc: discord.HTTPException) -> float | None:
+    response = cast(Any, exc.response)
+    value = getattr(response, "headers", {}).get("Retry-After") if response else None
+    try:
+        return float(value) if value is not None else None
+    except ValueError:
+        return None

@@ -1,0 +1,7 @@
+"""The outbox: the one way out for what a stored change must tell.
+
+A command (or an AI action) that changes a game writes its news as rows in the same
+transaction as the change (:mod:`.writer`); a :class:`~.deliverer.Deliverer` sends them
+through a :class:`~.transport.Transport` (Discord, the terminal), in order per channel,
+again after a crash or a restart, and marks each delivered.
+"""

@@ -1,0 +1,84 @@
+"""Messages as the outbox stores them: JSON, with the picture named, not drawn.
+
+A picture is stored as what to draw — its kind, whose view, the land, a battle's marks —
+and drawn by the deliverer from the game's state when the message is sent.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from bot.offers import Offer, Offers, Style
+from bot.replies import BattleMarks, Message, Picture, PictureKind
+from engine.game.state import GameState
+
+
+@dataclass(frozen=True)
+class Drawing:
+    """What picture a stored message carries (without the state it is drawn from)."""
+
+    kind: PictureKind
+    viewer: int | None = None
+    land: int | None = None
+    marks: BattleMarks | None = None
+
+    def of(self, state: GameState) -> Picture:
+        return Picture(self.kind, state, self.viewer, self.land, self.marks)
+
+
+@dataclass(frozen=True)
+class Stored:
+    """A message read back from the outbox: its words, pings and choices, and its picture."""
+
+    message: Message
+    drawing: Drawing | None = None
+
+
+def message_to_json(message: Message) -> str:
+    """The stored form of ``message`` (its drawn image and its picture's state left out)."""
+    data: dict[str, Any] = {"text": message.text}
+    if message.mention:
+        data["mention"] = list(message.mention)
+    if message.picture is not None:
+        shown = message.picture
+        marks = asdict(shown.marks) if shown.marks is not None else None
+        data["picture"] = [shown.kind.value, shown.viewer, shown.land, marks]
+    if message.offers is not None:
+        offers = message.offers
+        items = [[o.label, o.command, o.style.value] for o in offers.items]
+        data["offers"] = [offers.game, offers.version, items]
+    return json.dumps(data, separators=(",", ":"), ensure_ascii=False)
+
+
+def message_from_json(text: str) -> Stored:
+    """The message stored as ``text`` (see :func:`message_to_json`)."""
+    data = json.loads(text)
+    offers = None
+    if "offers" in data:
+        game, version, items = data["offers"]
+        choices = tuple(Offer(label, command, Style(style)) for label, command, style in items)
+        offers = Offers(int(game), int(version), choices)
+    drawing = None
+    if "picture" in data:
+        kind, viewer, land, marks = data["picture"]
+        drawing = Drawing(PictureKind(kind), viewer, land, _marks(marks))
+    message = Message(str(data["text"]), mention=tuple(data.get("mention", ())), offers=offers)
+    return Stored(message, drawing)
+
+
+def _marks(raw: dict[str, Any] | None) -> BattleMarks | None:
+    if raw is None:
+        return None
+    return BattleMarks(
+        last_move=_pair(raw.get("last_move")),
+        entered=raw.get("entered"),
+        last_strike=_pair(raw.get("last_strike")),
+        strike_result=raw.get("strike_result"),
+        rangestrike=bool(raw.get("rangestrike")),
+    )
+
+
+def _pair(value: list[str] | None) -> tuple[str, str] | None:
+    return (str(value[0]), str(value[1])) if value else None

@@ -1,0 +1,264 @@
+"""The deliverer: sends the outbox's rows, in order per channel, until each is delivered.
+
+One worker per channel with rows waiting takes them oldest first. The channel's waiting
+posts go out as one message (an AI's run of moves, a burst of commands): the rows a
+message carries are fixed before it is sent and keep their nonce, so a message resent
+after a crash is recognised by the other side and not shown twice. A failure that may
+pass is retried with a growing pause, for as long as it takes; one that will not is
+recorded (and the command's caller told, when the channel could not be told at all).
+DMs respect the player: none while they are turned off, and after a refusal none for a
+day (or until the player gives a command: they may have opened them); the first refusal
+is said in the channel, without revealing anything. On start every waiting row goes out.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable, Sequence
+from datetime import UTC, datetime, timedelta
+
+from bot.outbox.codec import Drawing, Stored, message_from_json, message_to_json
+from bot.outbox.joining import join_news, join_private
+from bot.outbox.transport import DmsClosed, Expired, Refused, Retry, Transport
+from bot.replies import Message, Picture
+from bot.storage import Database
+from bot.storage import games as users
+from bot.storage import outbox as rows
+from bot.storage.outbox import OutboxRow
+
+log = logging.getLogger(__name__)
+
+WORKER_NAME = "titan-outbox-"
+"""Each channel's worker task is named so, and its channel id."""
+MAX_CONTENT = 2000
+"""Characters in one message (Discord's limit), pings included."""
+BACKOFF = (1.0, 2.0, 5.0, 10.0, 30.0, 60.0)
+"""Seconds between attempts after each failure that may pass (the last one repeats)."""
+DM_RETRY = timedelta(days=1)
+"""How long a player whose DMs were refused gets none (unless they give a command)."""
+DMS_CLOSED = (
+    "I cannot send you direct messages, so your private news stops. "
+    "`/titan legions` shows your legions here at any time (only you see the answer)."
+)
+#: Draws a stored picture of a game at a version: the picture and its PNG, or None when
+#: the game has moved on (a newer message carries the newer picture) or it cannot be drawn.
+Drawer = Callable[[Drawing, int, int, int], Awaitable[tuple[Picture, bytes] | None]]
+"""(what to draw, the channel, the game, its version) → the picture and its PNG."""
+
+
+def utc_now() -> datetime:
+    return datetime.now(UTC)
+
+
+class Deliverer:
+    """Delivers one database's outbox through one transport."""
+
+    def __init__(
+        self,
+        db: Database,
+        transport: Transport,
+        *,
+        draw: Drawer | None = None,
+        sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+        now: Callable[[], datetime] = utc_now,
+        backoff: Sequence[float] = BACKOFF,
+    ) -> None:
+        self.db = db
+        self.transport = transport
+        self._draw = draw
+        self._sleep = sleep
+        self._now = now
+        self._backoff = tuple(backoff)
+        self._workers: dict[int, asyncio.Task[None]] = {}
+        self._woken: set[int] = set()
+
+    # --- running ---------------------------------------------------------------------------
+    def wake(self, channel: int) -> None:
+        """Rows were queued for ``channel``: deliver them (now, or after what is under way)."""
+        self._woken.add(channel)
+        worker = self._workers.get(channel)
+        if worker is None or worker.done():
+            name = f"{WORKER_NAME}{channel}"
+            self._workers[channel] = asyncio.create_task(self._drain(channel), name=name)
+
+    async def start(self) -> None:
+        """Deliver every row left waiting (by a crash, a restart, a long outage)."""
+        async with self.db.reading() as db:
+            channels = await rows.channels_waiting(db)
+        for channel in channels:
+            self.wake(channel)
+
+    async def idle(self) -> None:
+        """Wait until nothing is being delivered (tests, shutdown)."""
+        while busy := [w for w in self._workers.values() if not w.done()]:
+            await asyncio.gather(*busy, return_exceptions=True)
+
+    async def close(self) -> None:
+        """Stop delivering; what is waiting stays in the outbox for the next start."""
+        for worker in self._workers.values():
+            worker.cancel()
+        await asyncio.gather(*self._workers.values(), return_exceptions=True)
+        self._workers.clear()
+
+    async def _drain(self, channel: int) -> None:
+        while True:
+            self._woken.discard(channel)
+            async with self.db.reading() as db:
+                waiting = await rows.waiting(db, channel)
+            if not waiting:
+                if channel in self._woken:
+                    continue
+                return
+            try:
+                await self._deliver(channel, batch_of(waiting))
+            except asyncio.CancelledError:
+                raise
+            except Exception:  # a bug must not stop the channel's news for good
+                log.exception("delivering channel %s's outbox failed", channel)
+                await self._sleep(self._backoff[-1])
+
+    # --- one message -----------------------------------------------------------------------
+    async def _deliver(self, channel: int, batch: list[OutboxRow]) -> None:
+        ids = [row.id for row in batch]
+        first = batch[0]
+        if first.batch is None:
+            async with self.db.transaction() as db:
+                await rows.batched(db, ids, first.id)
+        nonce = f"titan-{first.batch or first.id}"
+        try:
+            outcome = await self._send(channel, batch, nonce)
+        except Retry as exc:
+            async with self.db.transaction() as db:
+                await rows.attempted(db, ids)
+            pause = self._backoff[min(first.attempts, len(self._backoff) - 1)]
+            log.warning("channel %s: %s; trying again in %.0f s", channel, exc, pause)
+            await self._sleep(max(pause, exc.after or 0.0))
+            return
+        except Refused as exc:
+            outcome = await self._refused(channel, batch, exc)
+        async with self.db.transaction() as db:
+            await rows.delivered(db, ids, outcome)
+
+    async def _send(self, channel: int, batch: list[OutboxRow], nonce: str) -> str:
+        kind = batch[0].kind
+        if kind == "answer":
+            return await self._answer(channel, batch[0])
+        stored = merged([message_from_json(row.body) for row in batch], private=kind == "dm")
+        message = await self._drawn(channel, stored, batch[-1])
+        if kind == "post":
+            return await self.transport.post(channel, message, nonce, batch[-1].reply_to)
+        user = batch[0].recipient
+        assert user is not None
+        if (skip := await self._dms_skipped(user)) is not None:
+            return skip
+        return await self.transport.dm(user, channel, message, nonce)
+
+    async def _answer(self, channel: int, row: OutboxRow) -> str:
+        stored = message_from_json(row.body)
+        message = await self._drawn(channel, stored, row) if stored.message.text else None
+        return await self.transport.answer(row.reply_to, message, row.recipient)
+
+    async def _drawn(self, channel: int, stored: Stored, row: OutboxRow) -> Message:
+        """The stored message with its picture drawn, when the game is still at its version."""
+        if stored.drawing is None or self._draw is None or row.game is None:
+            return stored.message
+        if row.version is None:
+            return stored.message
+        drawn = await self._draw(stored.drawing, channel, row.game, row.version)
+        if drawn is None:
+            return stored.message
+        picture, image = drawn
+        return Message(
+            stored.message.text, picture, image, stored.message.mention, stored.message.offers
+        )
+
+    async def _dms_skipped(self, user: int) -> str | None:
+        async with self.db.reading() as db:
+            closed_at, off = await users.dm_status(db, user)
+        if off:
+            return "skipped: the player turned DMs off"
+        if closed_at is not None and (
+            not closed_at or self._now() - datetime.fromisoformat(closed_at) < DM_RETRY
+        ):
+            return "skipped: the player's DMs are closed"
+        return None
+
+    async def _refused(self, channel: int, batch: list[OutboxRow], error: Refused) -> str:
+        """Record a message that will not go, and what follows from it."""
+        first = batch[0]
+        if isinstance(error, DmsClosed) and first.recipient is not None:
+            async with self.db.transaction() as db:
+                newly = await users.close_dms(db, first.recipient, self._now().isoformat())
+                if newly:  # said once in the channel, and revealing nothing
+                    notice = Message(DMS_CLOSED, mention=(first.recipient,))
+                    await rows.add(
+                        db, game=first.game, channel=channel, kind="post",
+                        body=message_to_json(notice),
+                    )  # fmt: skip
+            if newly:
+                self.wake(channel)
+            return "skipped: the player's DMs are closed"
+        if isinstance(error, Expired):
+            return await self._expired(channel, first)
+        log.warning("channel %s: a %s was refused for good: %s", channel, first.kind, error)
+        if first.kind == "post" and batch[-1].reply_to is not None:
+            text = (
+                f"I could not post this game's news in the channel ({error}). Your command "
+                "is stored; `/titan info status` shows where the game stands."
+            )
+            try:
+                await self.transport.tell(batch[-1].reply_to, Message(text))
+            except Refused:
+                log.warning("channel %s: the caller could not be told either", channel)
+        return f"given up: {error}"
+
+    async def _expired(self, channel: int, answer: OutboxRow) -> str:
+        """An answer too late for its command: its private news goes by DM instead."""
+        stored = message_from_json(answer.body)
+        if not stored.message.text or answer.recipient is None:
+            return "given up: the command can no longer be answered"
+        async with self.db.transaction() as db:
+            await rows.add(
+                db, game=answer.game, channel=channel, kind="dm", body=answer.body,
+                recipient=answer.recipient, version=answer.version,
+            )  # fmt: skip
+        self.wake(channel)
+        return "sent by DM: the command can no longer be answered"
+
+
+def batch_of(waiting: Sequence[OutboxRow]) -> list[OutboxRow]:
+    """The rows the next message carries: a batch fixed before (sent again as it was), else
+    the oldest row and every waiting row of its lane (the channel's posts, or one user's
+    DMs) that fits in one message; an answer always goes alone."""
+    first = waiting[0]
+    if first.batch is not None:
+        return [row for row in waiting if row.batch == first.batch]
+    if first.kind == "answer":
+        return [first]
+    lane = [r for r in waiting if r.kind == first.kind and r.recipient == first.recipient]
+    chosen = [lane[0]]
+    size = len(message_from_json(lane[0].body).message.text)
+    for row in lane[1:]:
+        if row.batch is not None:
+            break
+        size += 1 + len(message_from_json(row.body).message.text)
+        if size > MAX_CONTENT - 100:  # room for the pings
+            break
+        chosen.append(row)
+    return chosen
+
+
+def merged(stored: Sequence[Stored], *, private: bool = False) -> Stored:
+    """One message saying what several say: their texts in order (public news: only the last
+    says whom the game waits for; private news: only the latest list of one's legions), the
+    pings of the latest that pings, and the picture and choices of the last (the newest)."""
+    last = stored[-1]
+    if len(stored) == 1:
+        return last
+    texts = [s.message.text for s in stored if s.message.text]
+    join = join_private if private else join_news
+    text = join(texts, MAX_CONTENT - 100)
+    mention = next((s.message.mention for s in reversed(stored) if s.message.mention), ())
+    message = Message(text, mention=mention, offers=last.message.offers)
+    return Stored(message, last.drawing)

@@ -1,0 +1,60 @@
+"""What a deliverer needs from a transport (Discord, the terminal, a test's recorder).
+
+A transport sends one message and says how it went: it returns a short outcome ("sent",
+"sent as text" when the picture could not go), or raises :class:`Retry` for a failure that
+may pass (a 5xx, a rate limit, a timeout) or :class:`Refused` for one that will not; a DM
+refused because the user accepts none raises :class:`DmsClosed`, an answer whose
+interaction expired :class:`Expired`.
+"""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+from bot.replies import Message
+
+
+class DeliveryError(Exception):
+    """A message could not be sent."""
+
+
+class Retry(DeliveryError):
+    """Try again later (``after`` seconds, when the other side said)."""
+
+    def __init__(self, reason: str, after: float | None = None) -> None:
+        super().__init__(reason)
+        self.after = after
+
+
+class Refused(DeliveryError):
+    """It will not go: trying again changes nothing."""
+
+
+class DmsClosed(Refused):
+    """The user accepts no direct messages (Discord's 50007)."""
+
+
+class Expired(Refused):
+    """The command to answer can no longer be answered (an interaction older than 15 min)."""
+
+
+class Transport(Protocol):
+    """Sends messages; ``nonce`` lets a resent message be recognised and not shown twice."""
+
+    async def post(self, channel: int, message: Message, nonce: str, reply_to: str | None) -> str:
+        """The channel's news (``reply_to``: the command it follows, for a fallback)."""
+        ...
+
+    async def dm(self, user: int, channel: int, message: Message, nonce: str) -> str:
+        """A direct message to ``user`` about the game in ``channel``."""
+        ...
+
+    async def answer(self, reply_to: str | None, message: Message | None, user: int | None) -> str:
+        """The answer to the command ``reply_to`` given by ``user`` (``message`` None: just
+        say it was done; ``reply_to`` None: the command came from where the transport
+        itself speaks, such as the terminal)."""
+        ...
+
+    async def tell(self, reply_to: str, message: Message) -> str:
+        """A further message only the command's caller sees."""
+        ...

@@ -1,0 +1,72 @@
+"""What a stored change must tell, written into the outbox in the change's own transaction.
+
+One :class:`~bot.replies.Replies` becomes rows: the channel's news (``post``), a DM for
+every other player with private news (``dm``), and the caller's answer (``answer``), which
+carries the caller's own private news (their DMs are for what others did) and the
+transport's reference to the command (``reply_to``: an interaction to answer on Discord;
+None in the terminal, whose deliverer prints it).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import aiosqlite
+
+from bot.context import Caller, Place
+from bot.outbox.codec import message_to_json
+from bot.replies import Message, Replies
+from bot.storage import outbox as rows
+
+
+@dataclass(frozen=True)
+class Told:
+    """Where a change is told: its channel, its game at that version, who asked, and how
+    to answer them."""
+
+    place: Place
+    caller: Caller
+    game: int | None = None
+    version: int | None = None
+    reply_to: str | None = None
+
+
+async def write(db: aiosqlite.Connection, told: Told, replies: Replies) -> int:
+    """Queue the rows ``replies`` call for (inside the caller's transaction); how many."""
+    channel = told.place.channel
+    count = 0
+
+    async def add(kind: str, message: Message, recipient: int | None = None) -> None:
+        nonlocal count
+        await rows.add(
+            db,
+            game=told.game,
+            channel=channel,
+            kind=kind,
+            body=message_to_json(message),
+            recipient=recipient,
+            reply_to=told.reply_to if kind == "answer" else None,
+            version=told.version,
+        )
+        count += 1
+
+    answer = _answer(told, replies)
+    if answer is not None:
+        await add("answer", answer, told.caller.user)
+    if replies.public is not None:
+        await add("post", replies.public)
+    answered = told.reply_to is not None
+    for user, message in replies.private.items():
+        if not (answered and user == told.caller.user):
+            await add("dm", message, user)
+    return count
+
+
+def _answer(told: Told, replies: Replies) -> Message | None:
+    """The caller's answer: the reply meant for them and their own private news, or (with
+    somewhere to answer) an empty one, which the transport turns into a receipt."""
+    parts = [m.text for m in (replies.ephemeral, replies.private.get(told.caller.user)) if m]
+    if told.reply_to is None:
+        return replies.ephemeral
+    picture = replies.ephemeral.picture if replies.ephemeral is not None else None
+    return Message("\n".join(parts), picture)

@@ -1,0 +1,120 @@
+"""Rows of the outbox: what a stored change must tell, until it is delivered.
+
+Plain queries on a connection inside :meth:`Database.transaction`, :meth:`Database.unit`
+or :meth:`Database.reading`; bodies are JSON texts already encoded (:mod:`bot.outbox.rows`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+import aiosqlite
+
+from bot.storage.games import now
+
+KINDS = ("post", "dm", "answer")
+
+
+@dataclass(frozen=True)
+class OutboxRow:
+    """One thing to say: a channel post, a DM, or the answer to the command's caller.
+
+    ``version`` is the game's action count when it was written (its picture is drawn from
+    that state); ``reply_to`` is the transport's reference for an answer (JSON text).
+    """
+
+    id: int
+    game: int | None
+    channel: int
+    kind: str
+    recipient: int | None
+    body: str
+    reply_to: str | None
+    version: int | None
+    created_at: str
+    attempts: int
+    batch: int | None
+    """The first row of the message this row was sent in, once chosen (kept across a
+    restart, so that a message is sent again as it was: the same rows, the same nonce)."""
+
+
+_COLUMNS = (
+    "id, game, channel, kind, recipient, body, reply_to, version, created_at, attempts, batch"
+)
+
+
+def _row(values: Iterable[Any]) -> OutboxRow:
+    return OutboxRow(*values)
+
+
+async def add(
+    db: aiosqlite.Connection,
+    *,
+    game: int | None,
+    channel: int,
+    kind: str,
+    body: str,
+    recipient: int | None = None,
+    reply_to: str | None = None,
+    version: int | None = None,
+) -> int:
+    """Queue one row (inside the transaction of the change it tells); its id."""
+    if kind not in KINDS:
+        raise ValueError(f"an outbox row is one of {KINDS}, not {kind!r}")
+    cursor = await db.execute(
+        "INSERT INTO outbox (game, channel, kind, recipient, body, reply_to, version, created_at)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+        (game, channel, kind, recipient, body, reply_to, version, now()),
+    )
+    assert cursor.lastrowid is not None
+    return cursor.lastrowid
+
+
+async def waiting(db: aiosqlite.Connection, channel: int) -> list[OutboxRow]:
+    """The channel's undelivered rows, oldest first."""
+    async with db.execute(
+        f"SELECT {_COLUMNS} FROM outbox WHERE channel = ? AND delivered_at IS NULL ORDER BY id",
+        (channel,),
+    ) as cursor:
+        return [_row(r) async for r in cursor]
+
+
+async def channels_waiting(db: aiosqlite.Connection) -> list[int]:
+    """Every channel with undelivered rows (what a restart must still say)."""
+    async with db.execute(
+        "SELECT DISTINCT channel FROM outbox WHERE delivered_at IS NULL ORDER BY channel"
+    ) as cursor:
+        return [int(r[0]) async for r in cursor]
+
+
+async def delivered(db: aiosqlite.Connection, ids: Iterable[int], outcome: str) -> None:
+    """Mark rows delivered (``outcome`` says how: sent, sent as text, given up: why)."""
+    stamp = now()
+    await db.executemany(
+        "UPDATE outbox SET delivered_at = ?, outcome = ? WHERE id = ? AND delivered_at IS NULL",
+        [(stamp, outcome, row) for row in ids],
+    )
+
+
+async def batched(db: aiosqlite.Connection, ids: Iterable[int], batch: int) -> None:
+    """Fix which rows one message carries, before it is sent."""
+    await db.executemany(
+        "UPDATE outbox SET batch = ? WHERE id = ? AND batch IS NULL", [(batch, r) for r in ids]
+    )
+
+
+async def attempted(db: aiosqlite.Connection, ids: Iterable[int]) -> None:
+    """Count a failed attempt on rows that stay waiting."""
+    await db.executemany(
+        "UPDATE outbox SET attempts = attempts + 1 WHERE id = ?", [(row,) for row in ids]
+    )
+
+
+async def outcomes(db: aiosqlite.Connection, channel: int) -> list[tuple[int, str, str | None]]:
+    """(id, kind, outcome) of every row of a channel (tests and diagnostics)."""
+    async with db.execute(
+        "SELECT id, kind, outcome FROM outbox WHERE channel = ? ORDER BY id", (channel,)
+    ) as cursor:
+        return [(int(r[0]), str(r[1]), r[2]) async for r in cursor]
