@@ -19,8 +19,9 @@ from typing import Any
 import aiohttp
 import discord
 
+from bot.dialect import Dialect, Slash, shorten
 from bot.discord.components import choices_view
-from bot.discord.host import TitanInteraction, place_of
+from bot.discord.host import TitanHost, TitanInteraction, place_of
 from bot.replies import Message, Replies
 
 log = logging.getLogger(__name__)
@@ -30,15 +31,18 @@ DM_TIMEOUT = 10.0
 """Seconds one DM may take before it is given up (a DM never holds a game up)."""
 DMS_CLOSED = (
     "I cannot send you direct messages, so I will not send you private news. "
-    "Use `/titan legions` here at any time to see your legions (only you see the answer)."
+    "Use `legions` here at any time to see your legions (only you see the answer)."
 )
+PLAIN = Slash()
+"""Commands named without a tree: hints stay as written."""
 
 
-def content(message: Message, prefix: str = "") -> str:
-    """The message's text, its pings first, within Discord's 2,000 characters."""
+def content(message: Message, prefix: str = "", dialect: Dialect = PLAIN) -> str:
+    """The message's text, its pings first, its command hints as slash commands
+    (:mod:`bot.dialect`), within Discord's 2,000 characters."""
     pings = " ".join(f"<@{user}>" for user in message.mention)
-    text = " ".join(part for part in (pings, prefix + message.text) if part)
-    return text if len(text) <= MAX_CONTENT else text[: MAX_CONTENT - 1] + "…"
+    text = " ".join(part for part in (pings, prefix + dialect.render(message.text)) if part)
+    return shorten(text, MAX_CONTENT)
 
 
 def picture(message: Message, limit: int) -> discord.File | None:
@@ -88,7 +92,7 @@ async def answer(
 ) -> None:
     """Turn the deferred response into the caller's (ephemeral) answer."""
     await interaction.edit_original_response(
-        content=content(message),
+        content=content(message, dialect=interaction.client.dialect),
         attachments=files(message, interaction.filesize_limit),
         view=view or choices_view(message.offers),
         allowed_mentions=discord.AllowedMentions.none(),
@@ -98,7 +102,7 @@ async def answer(
 async def tell(interaction: TitanInteraction, message: Message) -> None:
     """A further message only the caller sees."""
     await interaction.followup.send(
-        content(message),
+        content(message, dialect=interaction.client.dialect),
         ephemeral=True,
         allowed_mentions=discord.AllowedMentions.none(),
         **_extras(choices_view(message.offers), files(message, interaction.filesize_limit)),
@@ -109,7 +113,7 @@ async def publish(interaction: TitanInteraction, message: Message) -> None:
     """The channel's news: a new message with the picture and the choices, pinging who
     must act."""
     await interaction.followup.send(
-        content(message),
+        content(message, dialect=interaction.client.dialect),
         allowed_mentions=pings(message),
         silent=message.silent,
         **_extras(choices_view(message.offers), files(message, interaction.filesize_limit)),
@@ -129,13 +133,14 @@ async def send_private(interaction: TitanInteraction, private: Mapping[int, Mess
             await tell(interaction, message)
 
 
-async def _direct(client: discord.Client, user: int, message: Message, channel: int) -> bool:
+async def _direct(client: TitanHost, user: int, message: Message, channel: int) -> bool:
     """Send one DM; False only when the user refuses DMs (HTTP 403)."""
     try:
         async with asyncio.timeout(DM_TIMEOUT):
             dm = await client.create_dm(discord.Object(user))
             uploads = files(message, discord.utils.DEFAULT_FILE_SIZE_LIMIT_BYTES)
-            await dm.send(content(message, prefix=f"<#{channel}>: "), **_extras(None, uploads))
+            text = content(message, f"<#{channel}>: ", client.dialect)
+            await dm.send(text, **_extras(None, uploads))
     except discord.Forbidden:
         return False
     except (discord.HTTPException, aiohttp.ClientError, OSError, TimeoutError) as exc:

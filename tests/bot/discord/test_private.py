@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sqlite3
 
-from tests.bot.discord.helpers import ANN, BOB, button, click, command, open_game
+from tests.bot.discord.helpers import ANN, BOB, button, click, command, open_game, slash
 
 
 def dms_closed(database) -> set[int]:
@@ -35,6 +35,7 @@ async def test_closed_dms_are_remembered_announced_once_and_the_game_goes_on(fak
     notices = [m for m in fake.public(chosen) if "cannot send you direct messages" in m.content]
     assert len(notices) == 1 and notices[0].notified == (first,)
     assert "Rd01" not in notices[0].content  # nothing private in the channel
+    assert f"Use {slash(fake, 'titan legions')} here" in notices[0].content
     assert any("Rd01" in m.content for m in fake.ephemeral(chosen))  # the clicker reads it
     [after] = fake.public(chosen)[:1]
     picked = await click(fake, second, after, button(after, "colour Blue"))
