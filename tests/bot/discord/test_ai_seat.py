@@ -1,4 +1,4 @@
-"""``/titan lobby ai``: the host seats AI players, which then play their own decisions."""
+"""``/titan ai``: the host seats AI players, which then play their own decisions."""
 
 from __future__ import annotations
 

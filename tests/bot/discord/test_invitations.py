@@ -1,4 +1,4 @@
-"""`/titan lobby add` on Discord: an invitation with buttons only the invited user can use."""
+"""`/titan invite` on Discord: an invitation with buttons only the invited user can use."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""``/titan game reveal``: a player shows his own legion, or part of it, to the channel at any
+"""``/titan reveal``: a player shows his own legion, or part of it, to the channel at any
 time (errata 4.5); autocomplete offers his legions and their characters, to him alone."""
 
 from __future__ import annotations
