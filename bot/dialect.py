@@ -127,14 +127,21 @@ def _with_id(command: SlashCommand, id_: int | None) -> SlashCommand:
 
 
 def shorten(text: str, limit: int) -> str:
-    """``text`` within ``limit`` characters: whole lines, else whole words, then ``…``;
-    a mention is never cut in two."""
+    """``text`` within ``limit`` characters: its first lines and ``… and N more lines``
+    (a rendered text grows: its mentions are longer than the terminal's words). A first line
+    too long alone is cut between words, ending in ``…``; a mention is never cut in two."""
     if len(text) <= limit:
         return text
+    lines = text.split("\n")
+    room = limit - len(f"\n… and {len(lines)} more lines")
+    kept: list[str] = []
+    for line in lines:
+        if len("\n".join([*kept, line])) > room:
+            break
+        kept.append(line)
+    if kept:
+        return "\n".join(kept) + f"\n… and {len(lines) - len(kept)} more lines"
     head = text[: limit - 1]
-    cut = head.rfind("\n")
-    if cut > 0:
-        head = head[:cut]
     opened = head.rfind("</")
     if opened > head.rfind(">"):
         head = head[:opened]

@@ -2,8 +2,8 @@
 slash commands for anyone else's words.
 
 A mention carries its text without the privileged Message Content intent. ``sync`` is the
-owner's alone (anyone else's is ignored, and logged); any other word is answered once
-with :data:`POINTER`, the slash commands being how TITAN is played.
+owner's alone (anyone else's is ignored, and logged); any other word, or none, is answered
+once with :data:`POINTER`, the slash commands being how TITAN is played.
 """
 
 from __future__ import annotations
@@ -49,10 +49,23 @@ class Admin(commands.Cog):
     async def on_command_error(self, ctx: commands.Context[Any], error: Exception) -> None:
         """A mention with a word that is no command: point at the slash commands. (Being a
         listener, this also keeps discord.py from logging a traceback for it.)"""
-        if not isinstance(error, commands.CommandNotFound):
-            return  # the cog's own commands: answered by cog_command_error
+        if isinstance(error, commands.CommandNotFound):
+            await self.point(ctx.message)
+        # Anything else is the cog's own commands': answered by cog_command_error.
+
+    @commands.Cog.listener()
+    async def on_message(self, message: discord.Message) -> None:
+        """A mention of the bot with nothing after it: the same pointer."""
+        me = self.bot.user
+        if me is None or message.author.bot or message.guild is None:
+            return
+        if message.content.strip() in (f"<@{me.id}>", f"<@!{me.id}>"):
+            await self.point(message)
+
+    async def point(self, message: discord.Message) -> None:
+        """Answer ``message`` (once) with :data:`POINTER`, its commands as mentions."""
         text = shorten(self.bot.dialect.render(POINTER), MAX_CONTENT)
         try:
-            await ctx.reply(text, mention_author=False)
+            await message.reply(text, mention_author=False)
         except discord.HTTPException as exc:
-            log.warning("could not point %s at the slash commands: %s", ctx.author.id, exc)
+            log.warning("could not point %s at the slash commands: %s", message.author.id, exc)

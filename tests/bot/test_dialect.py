@@ -129,6 +129,16 @@ def test_shortening_keeps_a_prefix_within_the_limit_and_never_cuts_a_mention(par
     assert len(short) <= limit
     if short == text:
         return
-    assert short.endswith("…") and text.startswith(short[:-1])
-    kept = short[:-1]
+    counted = re.fullmatch(r"(.*)\n… and (\d+) more lines", short, re.DOTALL)
+    if counted is not None:
+        kept = counted[1]
+        assert text.startswith(kept + "\n")
+        assert kept.count("\n") + 1 + int(counted[2]) == text.count("\n") + 1
+    else:
+        assert short.endswith("…") and text.startswith(kept := short[:-1])
     assert kept.count("</") == len(MENTION.findall(kept))
+
+
+def test_a_long_answer_keeps_its_first_lines_and_says_how_many_more():
+    text = "\n".join(f"</turn move:123456789012345678> `Bk0{i} 104`" for i in range(9))
+    assert shorten(text, 120) == "\n".join(text.splitlines()[:2]) + "\n… and 7 more lines"

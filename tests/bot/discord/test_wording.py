@@ -118,3 +118,13 @@ async def test_a_mention_with_another_word_gets_a_pointer_and_no_traceback(fake,
     assert slash(fake, "titan help") in reply.body["content"]
     assert named_rightly(fake, reply.body["content"]) == []
     assert [r for r in caplog.records if r.levelno >= logging.ERROR or r.exc_info] == []
+
+
+async def test_a_bare_mention_gets_the_pointer_too_and_sync_stays_the_owners(fake, titan):
+    await fake.mention(ANN, "")
+    await fake.wait_for(lambda: fake.paths("POST", rf"channels/{p.CHANNEL_ID}/messages"))
+    await fake.mention(ANN, "sync")  # not the owner: no answer, no sync
+    await settle(fake, quiet=0.1)
+    [reply] = fake.paths("POST", rf"channels/{p.CHANNEL_ID}/messages")
+    assert "I answer slash commands" in reply.body["content"]
+    assert len(fake.paths("PUT", r"commands$")) == 1
