@@ -23,6 +23,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from bot.context import Caller, Place
+from bot.dialect import TERMINAL
 from bot.narration.describe import waiting_for
 from bot.replies import Attachment, Message, Replies
 from bot.service import GameService
@@ -210,7 +211,8 @@ class Console:
         return self._text(message)
 
     def _text(self, message: Message) -> str:
-        text = _MENTIONED.sub(lambda m: "@" + self._names.get(int(m[1]), m[1]), message.text)
+        text = TERMINAL.render(message.text)  # command hints in the terminal's words
+        text = _MENTIONED.sub(lambda m: "@" + self._names.get(int(m[1]), m[1]), text)
         if message.mention:
             pings = " ".join(f"@{self._names.get(u, u)}" for u in message.mention)
             text = f"{pings} {text}"

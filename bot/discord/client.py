@@ -12,11 +12,12 @@ import discord
 from bot.config import Config
 from bot.discord.admin import Admin
 from bot.discord.choices import choose
-from bot.discord.commands import command_groups
+from bot.discord.commands import top_level_commands
+from bot.discord.commands.mentions import slash_commands
 from bot.discord.components import DYNAMIC_ITEMS
 from bot.discord.errors import TitanTree
 from bot.discord.host import TitanHost
-from bot.discord.sync import sync_commands, sync_file
+from bot.discord.sync import OverLimits, Synced, sync_commands, sync_file
 from bot.pictures import Renderer, default_renderer
 from bot.service import GameService, random_seed
 
@@ -61,24 +62,28 @@ class TitanBot(TitanHost):
         )
         await self._service.deliver_with(self.transport)  # what a restart left unsaid first
         await self.add_cog(Admin(self))
-        for group in command_groups():
-            self.tree.add_command(group)
+        for command in top_level_commands():
+            self.tree.add_command(command)
         if self.dev_guild is not None:
             self.tree.copy_global_to(guild=self.dev_guild)
+        self.dialect = slash_commands(self.tree, self.dev_guild)
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         try:
             await self.sync()
-        except discord.HTTPException:
+        except (discord.HTTPException, OverLimits):
             log.exception("syncing the commands failed: the ones registered before stay")
 
-    async def sync(self, *, force: bool = False) -> int | None:
-        """Sync the commands to the development guild, or globally (never both)."""
+    async def sync(self, *, force: bool = False) -> Synced:
+        """Sync the commands to the development guild, or globally (never both), and
+        name them by their ids from then on."""
         if self.application_id is None:
             raise RuntimeError("sync needs the application id: log in first")
         path = sync_file(self.config.database)
-        return await sync_commands(
+        synced = await sync_commands(
             self.tree, self.application_id, self.dev_guild, path, force=force
         )
+        self.dialect = slash_commands(self.tree, self.dev_guild, synced.ids)
+        return synced
 
     async def choose(
         self, interaction: discord.Interaction[Any], game: int, verb: str, version: int

@@ -20,7 +20,7 @@ async def answer(
 ) -> None:
     """Turn the deferred response into the caller's (ephemeral) answer."""
     await interaction.edit_original_response(
-        content=content(message),
+        content=content(message, dialect=interaction.client.dialect),
         attachments=files(message, interaction.filesize_limit),
         view=view or choices_view(message.offers),
         allowed_mentions=discord.AllowedMentions.none(),
@@ -30,7 +30,7 @@ async def answer(
 async def tell(interaction: TitanInteraction, message: Message) -> None:
     """A further message only the caller sees."""
     await interaction.followup.send(
-        content(message),
+        content(message, dialect=interaction.client.dialect),
         ephemeral=True,
         allowed_mentions=discord.AllowedMentions.none(),
         **extras(choices_view(message.offers), files(message, interaction.filesize_limit)),

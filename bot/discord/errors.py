@@ -22,7 +22,7 @@ log = logging.getLogger(__name__)
 
 APOLOGY = (
     "Sorry, something went wrong on our side (error {error_id}). "
-    "`/titan info status` shows where the game stands."
+    "`status` shows where the game stands."
 )
 NO_DMS = "TITAN is played in server channels: use this command in a channel of a server."
 
@@ -66,6 +66,8 @@ async def report(interaction: discord.Interaction[Any], error: BaseException) ->
             exc_info=(type(original), original, original.__traceback__),
         )
         text = APOLOGY.format(error_id=error_id)
+    dialect = getattr(interaction.client, "dialect", None)
+    text = dialect.render(text) if dialect is not None else text
     try:
         if interaction.response.is_done():
             await interaction.followup.send(text, ephemeral=True)

@@ -14,6 +14,7 @@ from discord.ext import commands
 
 from bot.config import Config
 from bot.context import Caller, Place
+from bot.dialect import Slash
 from bot.discord.transport import DiscordTransport
 from bot.pictures import Renderer
 from bot.service import GameService
@@ -29,6 +30,9 @@ class TitanHost(commands.Bot):
         self.config = config
         self.renderer = renderer
         self._service: GameService | None = None
+        self.dialect = Slash()
+        """How texts name the commands: the slash commands of the tree, with their ids once
+        synced (:mod:`bot.discord.commands.mentions`); none before the start-up."""
         self.transport = DiscordTransport(self)
         """How the outbox's news reach Discord (:mod:`bot.discord.transport`)."""
 
@@ -57,7 +61,11 @@ def place_of(interaction: discord.Interaction[Any]) -> Place:
 
 
 def is_organiser(interaction: discord.Interaction[Any]) -> bool:
-    """Whether the user may organise games here (Manage Channels, or an administrator)."""
+    """Whether the user counts as an organiser in a player's command (``/titan cancel``,
+    ``start``, ``invite`` over a game they do not host; no limit on open games): Manage
+    Channels, or an administrator. A server may allow more members to use ``/titan-admin``
+    (Server Settings → Integrations), which the interaction does not show; those organise
+    through ``/titan-admin`` (:func:`organiser_of`)."""
     permissions = interaction.permissions
     return permissions.manage_channels or permissions.administrator
 
@@ -66,3 +74,12 @@ def caller_of(interaction: discord.Interaction[Any]) -> Caller:
     """Who acts: the user, their display name, and whether they are an organiser."""
     user = interaction.user
     return Caller(user.id, user.display_name, organiser=is_organiser(interaction))
+
+
+def organiser_of(interaction: discord.Interaction[Any]) -> Caller:
+    """The caller of an organiser command (``/titan-admin``): an organiser, whatever their
+    permissions. Discord is the one gate: it lets the interaction through only for members
+    the server allows (by default Manage Channels, ``default_permissions``), so the bot
+    does not refuse what Discord let through."""
+    user = interaction.user
+    return Caller(user.id, user.display_name, organiser=True)

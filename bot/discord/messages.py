@@ -8,6 +8,7 @@ from typing import Any
 
 import discord
 
+from bot.dialect import Dialect, Slash, shorten
 from bot.replies import Message
 
 log = logging.getLogger(__name__)
@@ -15,11 +16,16 @@ log = logging.getLogger(__name__)
 MAX_CONTENT = 2000
 
 
-def content(message: Message, prefix: str = "") -> str:
-    """The message's text, its pings first, within Discord's 2,000 characters."""
+PLAIN = Slash()
+"""Commands named without a tree: hints stay as written."""
+
+
+def content(message: Message, prefix: str = "", dialect: Dialect = PLAIN) -> str:
+    """The message's text, its pings first, its command hints as slash commands
+    (:mod:`bot.dialect`), within Discord's 2,000 characters."""
     pings = " ".join(f"<@{user}>" for user in message.mention)
-    text = " ".join(part for part in (pings, prefix + message.text) if part)
-    return text if len(text) <= MAX_CONTENT else text[: MAX_CONTENT - 1] + "…"
+    text = " ".join(part for part in (pings, prefix + dialect.render(message.text)) if part)
+    return shorten(text, MAX_CONTENT)
 
 
 def picture(message: Message, limit: int) -> discord.File | None:

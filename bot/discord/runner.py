@@ -46,7 +46,9 @@ async def run_command(interaction: TitanInteraction, spec: Spec, **values: objec
     choices = await _readings(service, place.channel, caller.user, spec, values)
     if choices is not None:
         message = f"`{text}` could mean several things: choose one."
-        await interaction.edit_original_response(content=message, view=choices)
+        await interaction.edit_original_response(
+            content=interaction.client.dialect.render(message), view=choices
+        )
         return
     reply_to = interaction.client.reference(interaction, "command", text)
     replies = await service.submit(place, caller, text, reply_to=reply_to)

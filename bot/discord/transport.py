@@ -23,8 +23,9 @@ from typing import Any, cast
 import aiohttp
 import discord
 
+from bot.dialect import Dialect
 from bot.discord.components import choices_view
-from bot.discord.messages import content, extras, files, pings
+from bot.discord.messages import PLAIN, content, extras, files, pings
 from bot.outbox.transport import DmsClosed, Expired, Refused, Retry
 from bot.replies import Message
 
@@ -88,6 +89,12 @@ class DiscordTransport:
             self._attach[interaction.channel_id] = interaction.app_permissions.attach_files
         return InteractionRef.of(interaction, now, kind, receipt).to_json()
 
+    @property
+    def dialect(self) -> Dialect:
+        """How the bot names its commands (its slash commands, once they are synced)."""
+        found: Dialect | None = getattr(self.bot, "dialect", None)
+        return found if found is not None else PLAIN
+
     def _alive(self, ref: InteractionRef) -> bool:
         return self._clock() - ref.at < TOKEN_LIFE
 
@@ -113,7 +120,7 @@ class DiscordTransport:
             raise Refused(f"Discord refused the post ({refused.code}: {refused.text})")
         await _guarded(
             self._webhook(ref).send(
-                content(message),
+                content(message, dialect=self.dialect),
                 allowed_mentions=pings(message),
                 silent=message.silent,
                 **extras(choices_view(message.offers), []),
@@ -138,7 +145,7 @@ class DiscordTransport:
             upload.reset()
         await _guarded(
             target.send(
-                content(message),
+                content(message, dialect=self.dialect),
                 allowed_mentions=pings(message),
                 silent=message.silent,
                 nonce=nonce,
@@ -151,7 +158,7 @@ class DiscordTransport:
         try:
             dm = await _guarded(self.bot.create_dm(discord.Object(user)))
             uploads = files(message, discord.utils.DEFAULT_FILE_SIZE_LIMIT_BYTES)
-            text = content(message, prefix=f"<#{channel}>: ")
+            text = content(message, f"<#{channel}>: ", self.dialect)
             await _guarded(dm.send(text, nonce=nonce, **extras(None, uploads)))
         except discord.Forbidden as exc:
             if exc.code == DMS_REFUSED:
@@ -174,7 +181,7 @@ class DiscordTransport:
             if ref.kind == "command" and live is not None:
                 await _guarded(
                     live.edit_original_response(
-                        content=content(shown),
+                        content=content(shown, dialect=self.dialect),
                         attachments=files(shown, live.filesize_limit),
                         view=choices_view(shown.offers),
                         allowed_mentions=discord.AllowedMentions.none(),
@@ -199,7 +206,7 @@ class DiscordTransport:
         uploads = files(message, discord.utils.DEFAULT_FILE_SIZE_LIMIT_BYTES)
         await _guarded(
             self._webhook(ref).send(
-                content(message),
+                content(message, dialect=self.dialect),
                 ephemeral=True,
                 allowed_mentions=discord.AllowedMentions.none(),
                 **extras(choices_view(message.offers), uploads),

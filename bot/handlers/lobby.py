@@ -134,8 +134,8 @@ async def new(ctx: Context, game: Game | None, args: Args) -> Replies:
     text = (
         f"**{name}** opened game #{game_id} of TITAN for up to {players} players "
         f"(record keeping {'on' if record_keeping else 'off'}, "
-        f"{'with' if time_limit else 'no'} time limit). Type `join` to take a seat; "
-        "the host starts with `start`."
+        f"{'with' if time_limit else 'no'} time limit). Take a seat with `join`; "
+        "the host starts the game with `start`."
     )
     return Replies(public=Message(text))
 
@@ -261,7 +261,7 @@ async def start(ctx: Context, game: Game | None, args: Args) -> Replies:
     lobby = _open_lobby(game)
     _require_host(ctx, lobby)
     if len(lobby.seats) < MIN_PLAYERS:
-        raise IllegalAction("a game needs at least 2 players: others type `join`")
+        raise IllegalAction("a game needs at least 2 players: others take a seat with `join`")
     seed = ctx.seeds()
     settings = replace(lobby.settings, invited=())  # invitations not taken lapse
     row = replace(lobby.row, status=Status.ACTIVE, seed=seed, settings=settings.to_json())

@@ -81,10 +81,10 @@ def _task(state: GameState) -> str:
         role = engagement.to_act.value
         return (
             f"answer as the {role} in {engagement.land} "
-            "(flee, propose, accept, concede, nomore or fight)"
+            "(`flee`, `propose`, `accept`, `concede`, `nomore` or `fight`)"
         )
     if engagement.stage is Stage.AFTERMATH:
-        return "summon, reinforce or acquire after the engagement (or `decline`)"
+        return "`summon`, `reinforce` or `acquire` after the engagement (or `decline`)"
     battle = engagement.battle
     if battle is None:
         return f"act in the battle in {engagement.land}"

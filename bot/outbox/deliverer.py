@@ -38,8 +38,8 @@ BACKOFF = (1.0, 2.0, 5.0, 10.0, 30.0, 60.0)
 DM_RETRY = timedelta(days=1)
 """How long a player whose DMs were refused gets none (unless they give a command)."""
 DMS_CLOSED = (
-    "I cannot send you direct messages, so your private news stops. "
-    "`/titan legions` shows your legions here at any time (only you see the answer)."
+    "I cannot send you direct messages, so I will not send you private news. "
+    "Use `legions` here at any time to see your legions (only you see the answer)."
 )
 #: Draws a stored picture of a game at a version: the picture and its PNG, or None when
 #: the game has moved on (a newer message carries the newer picture) or it cannot be drawn.

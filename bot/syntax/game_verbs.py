@@ -193,7 +193,7 @@ def _done(args: w.Args, state: GameState, seat: int) -> a.Action:
     if state.phase is Phase.MUSTER:
         return a.EndTurn()
     if state.phase is Phase.COLOURS:
-        raise WrongPhase("choose a colour first (colour COLOUR)")
+        raise WrongPhase("choose a colour first (`colour COLOUR`)")
     if state.phase is Phase.ENGAGE:
         raise WrongPhase("the engagements must be resolved first (see `legal`)")
     raise WrongPhase("the game is over")

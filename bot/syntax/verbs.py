@@ -79,10 +79,10 @@ def parse_command(text: str) -> Command:
     """The command written as ``text``; :class:`InvalidNotation` for an unknown verb."""
     words = tokens(text)
     if not words:
-        raise InvalidNotation("empty command: type `help` for the list of commands")
+        raise InvalidNotation("empty command: `help` lists the commands")
     name = _ALIASES.get(words[0].lower())
     if name is None:
-        raise InvalidNotation(f"unknown command {shown(words[0])}: type `help` for the list")
+        raise InvalidNotation(f"unknown command {shown(words[0])}: `help` lists the commands")
     return Command(name, tuple(words[1:]))
 
 

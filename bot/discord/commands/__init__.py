@@ -1,44 +1,42 @@
-"""The application commands: ``/titan …`` for everyone, ``/titan-admin …`` for organisers."""
+"""The application commands: five top-level commands a Titan player finds by their names.
+
+* ``/titan`` — the lobby, the whole game and information (:mod:`.titan`);
+* ``/turn`` — a turn on the masterboard (:mod:`.turn`);
+* ``/battle`` — engagements and battles (:mod:`.battle`);
+* ``/done`` — end a phase or step, or pass a chance (:mod:`.done`);
+* ``/titan-admin`` — organiser tools (:mod:`.organiser`).
+
+Each top-level command stays within Discord's limits (4,000 characters, 25 subcommands;
+:func:`bot.discord.sync.problems` checks them before a sync). Each verb of the command
+language has one command, recorded in the leaf's ``extras["verb"]``, so a hint naming a
+verb names its command (:mod:`.mentions`).
+"""
 
 from __future__ import annotations
 
+from typing import Any
+
 from discord import app_commands
 
-from bot.discord import specs as s
 from bot.discord.commands.battle import BattleCommands
-from bot.discord.commands.engagement import EngagementCommands
-from bot.discord.commands.info import GameCommands, InfoCommands
-from bot.discord.commands.lobby import LobbyCommands
+from bot.discord.commands.done import done_command
 from bot.discord.commands.organiser import OrganiserCommands
+from bot.discord.commands.titan import TitanCommands
 from bot.discord.commands.turn import TurnCommands
-from bot.discord.host import TitanInteraction
-from bot.discord.runner import run_command
+
+TopLevel = app_commands.Group | app_commands.Command[Any, ..., Any]
 
 
-@app_commands.guild_only()
-class TitanCommands(app_commands.Group, name="titan", description="Play TITAN in this channel"):
-    """Every player command, grouped by when it is used."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        for group in (
-            LobbyCommands(),
-            TurnCommands(),
-            EngagementCommands(),
-            BattleCommands(),
-            GameCommands(),
-            InfoCommands(),
-        ):
-            self.add_command(group)
-
-    @app_commands.command(description="Your legions (only you see them)")
-    async def legions(self, interaction: TitanInteraction) -> None:
-        await run_command(interaction, s.LEGIONS)
+def top_level_commands() -> list[TopLevel]:
+    """Fresh instances of the top-level commands, for one command tree (players' first)."""
+    return [TitanCommands(), TurnCommands(), BattleCommands(), done_command(), OrganiserCommands()]
 
 
-def command_groups() -> list[app_commands.Group]:
-    """Fresh instances of the top-level groups, for one command tree."""
-    return [TitanCommands(), OrganiserCommands()]
-
-
-__all__ = ["OrganiserCommands", "TitanCommands", "command_groups"]
+__all__ = [
+    "BattleCommands",
+    "OrganiserCommands",
+    "TitanCommands",
+    "TurnCommands",
+    "done_command",
+    "top_level_commands",
+]

@@ -1,19 +1,22 @@
-"""``/titan-admin``: organiser tools, hidden from players without Manage Channels."""
+"""``/titan-admin``: organiser tools — replace or remove a player, abort or export a game.
+
+Discord alone decides who may use them. By default only members with Manage Channels (and
+administrators) see and use ``/titan-admin`` (``default_permissions``); a server may allow
+other roles, members or channels in Server Settings → Integrations, and Discord then lets
+their interactions through. The bot does not check again: whoever's interaction arrives is
+an organiser for these tools (:func:`bot.discord.host.organiser_of`).
+"""
 
 from __future__ import annotations
 
 import discord
 from discord import app_commands
 
+from bot.discord.commands.leaf import command
 from bot.discord.deliver import deliver_command
-from bot.discord.host import TitanInteraction, caller_of, place_of
+from bot.discord.host import TitanInteraction, organiser_of, place_of
 from bot.discord.seats import abort_game, export_game, remove_player, replace_player
 from bot.names import clean
-from bot.replies import Replies
-
-
-async def _deliver(interaction: TitanInteraction, replies: Replies, receipt: str) -> None:
-    await deliver_command(interaction, replies, receipt)
 
 
 @app_commands.guild_only()
@@ -23,9 +26,8 @@ class OrganiserCommands(
 ):
     """Organisers replace or remove players, abort games and export their records."""
 
-    @app_commands.command(description="Give a player's seat to a substitute")
+    @command(None, "Give a player's seat to a substitute")
     @app_commands.describe(player="who leaves the seat", substitute="who takes it over")
-    @app_commands.checks.has_permissions(manage_channels=True)
     async def replace(
         self, interaction: TitanInteraction, player: discord.User, substitute: discord.User
     ) -> None:
@@ -34,28 +36,27 @@ class OrganiserCommands(
         replies = await replace_player(
             interaction.client.service,
             place_of(interaction),
-            caller_of(interaction),
+            organiser_of(interaction),
             player.id,
             substitute.id,
             interaction.client.reference(interaction, "command", receipt),
         )
-        await _deliver(interaction, replies, receipt)
+        await deliver_command(interaction, replies, receipt)
 
-    @app_commands.command(description="Remove a player (they withdraw from the game)")
-    @app_commands.checks.has_permissions(manage_channels=True)
+    @command(None, "Remove a player (they withdraw from the game)")
+    @app_commands.describe(player="who leaves the game")
     async def remove(self, interaction: TitanInteraction, player: discord.User) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         service = interaction.client.service
         receipt = f"remove {clean(player.display_name) or player.id}"
         reply_to = interaction.client.reference(interaction, "command", receipt)
         replies = await remove_player(
-            service, place_of(interaction), caller_of(interaction), player.id, reply_to
+            service, place_of(interaction), organiser_of(interaction), player.id, reply_to
         )
-        await _deliver(interaction, replies, receipt)
+        await deliver_command(interaction, replies, receipt)
 
-    @app_commands.command(description="Abort this channel's game, started or not")
+    @command("cancel", "Abort this channel's game, started or not")
     @app_commands.describe(game="a damaged game's number (default: the channel's game)")
-    @app_commands.checks.has_permissions(manage_channels=True)
     async def abort(
         self, interaction: TitanInteraction, game: app_commands.Range[int, 1] | None = None
     ) -> None:
@@ -63,17 +64,16 @@ class OrganiserCommands(
         service = interaction.client.service
         reply_to = interaction.client.reference(interaction, "command", "abort")
         replies = await abort_game(
-            service, place_of(interaction), caller_of(interaction), game, reply_to
+            service, place_of(interaction), organiser_of(interaction), game, reply_to
         )
-        await _deliver(interaction, replies, "abort")
+        await deliver_command(interaction, replies, "abort")
 
-    @app_commands.command(description="Export this channel's game record as a file (only you)")
+    @command("export", "Export this channel's game record as a file (only you)")
     @app_commands.describe(game="the game's number (default: the channel's latest game)")
-    @app_commands.checks.has_permissions(manage_channels=True)
     async def export(
         self, interaction: TitanInteraction, game: app_commands.Range[int, 1] | None = None
     ) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         service = interaction.client.service
-        replies = await export_game(service, place_of(interaction), caller_of(interaction), game)
-        await _deliver(interaction, replies, "export")
+        replies = await export_game(service, place_of(interaction), organiser_of(interaction), game)
+        await deliver_command(interaction, replies, "export")

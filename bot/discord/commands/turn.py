@@ -1,4 +1,7 @@
-"""``/titan turn``: the phases of your turn — colour, split, roll, move, muster, done."""
+"""``/turn``: a player's turn on the masterboard — colour, split, roll, move, muster.
+
+Ending a phase is ``/done`` (:mod:`bot.discord.commands.done`), as in a battle.
+"""
 
 from __future__ import annotations
 
@@ -7,19 +10,24 @@ from typing import Literal
 from discord import app_commands
 
 from bot.discord import specs as s
+from bot.discord.commands.leaf import command
 from bot.discord.host import TitanInteraction
 from bot.discord.runner import completer, run_command
 
 
-class TurnCommands(app_commands.Group, name="turn", description="Split, roll, move and muster"):
+@app_commands.guild_only()
+class TurnCommands(
+    app_commands.Group, name="turn", description="Your turn: colour, split, roll, move, muster"
+):
     """A player's turn on the masterboard (RULES §3, §4, §6)."""
 
-    @app_commands.command(description="Take a colour (at the start of the game)")
+    @command("colour", "Take a colour (at the start of the game)")
+    @app_commands.describe(colour="a colour nobody has taken")
     @app_commands.autocomplete(colour=completer(s.COLOUR, "colour"))
     async def colour(self, interaction: TitanInteraction, colour: str) -> None:
         await run_command(interaction, s.COLOUR, colour=colour)
 
-    @app_commands.command(description="Split characters off a legion into a new one")
+    @command("split", "Split characters off a legion into a new one")
     @app_commands.describe(
         legion="the legion to split",
         characters="the characters that leave, e.g. Ogre Ogre Gargoyle",
@@ -35,25 +43,26 @@ class TurnCommands(app_commands.Group, name="turn", description="Split, roll, mo
     ) -> None:
         await run_command(interaction, s.SPLIT, legion=legion, characters=characters, marker=marker)
 
-    @app_commands.command(description="Put a legion split off this turn back")
+    @command("unsplit", "Put a legion split off this turn back")
+    @app_commands.describe(legion="the legion split off")
     @app_commands.autocomplete(legion=completer(s.UNSPLIT, "legion"))
     async def unsplit(self, interaction: TitanInteraction, legion: str) -> None:
         await run_command(interaction, s.UNSPLIT, legion=legion)
 
-    @app_commands.command(description="End the split phase and roll the movement die")
+    @command("roll", "End the split phase and roll the movement die")
     async def roll(self, interaction: TitanInteraction) -> None:
         await run_command(interaction, s.ROLL)
 
-    @app_commands.command(description="Reroll the movement die (first turn only)")
+    @command("mulligan", "Reroll the movement die (first turn only)")
     async def mulligan(self, interaction: TitanInteraction) -> None:
         await run_command(interaction, s.MULLIGAN)
 
-    @app_commands.command(description="Move a legion (choices: the moves your roll allows)")
+    @command("move", "Move a legion (choices: the moves your roll allows)")
     @app_commands.describe(
         legion="the legion to move",
         land="the land to move to",
         side="the side a battle is entered from, when there is a choice",
-        teleport="teleport from a tower, or by your titan",
+        teleport="teleport from a tower, or by your Titan",
         lord="the lord a teleport reveals",
     )
     @app_commands.autocomplete(
@@ -75,17 +84,14 @@ class TurnCommands(app_commands.Group, name="turn", description="Split, roll, mo
             interaction, s.MOVE, legion=legion, land=land, side=side, teleport=teleport, lord=lord
         )
 
-    @app_commands.command(description="Take back a legion's move (and every later one)")
+    @command("takeback", "Take back a legion's move (and every later one)")
+    @app_commands.describe(legion="the legion whose move to take back")
     @app_commands.autocomplete(legion=completer(s.TAKEBACK, "legion"))
     async def takeback(self, interaction: TitanInteraction, legion: str) -> None:
         await run_command(interaction, s.TAKEBACK, legion=legion)
 
-    @app_commands.command(description="End the split, movement or muster phase")
-    @app_commands.describe(keep="markers to keep where split legions meet again")
-    async def done(self, interaction: TitanInteraction, keep: str | None = None) -> None:
-        await run_command(interaction, s.DONE, keep=keep)
-
-    @app_commands.command(description="Muster a character into a legion")
+    @command("muster", "Muster a character into a legion that moved")
+    @app_commands.describe(legion="the legion that musters", recruit="the character it musters")
     @app_commands.autocomplete(
         legion=completer(s.MUSTER, "legion"), recruit=completer(s.MUSTER, "recruit")
     )

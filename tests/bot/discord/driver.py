@@ -29,7 +29,6 @@ from bot.syntax import FORMATTERS, format_action
 from engine.events import Event
 from engine.game import actions as a
 from engine.game import battle_actions as b
-from engine.game.battle_flow import battle_of
 from engine.game.legal import legal_actions, to_act
 from engine.game.state import GameState
 from tests.bot.agent import pick
@@ -38,16 +37,8 @@ from tests.bot.discord.conftest import Running
 from tests.bot.discord.fake import EPHEMERAL, FakeDiscord, Pushed, Request, Sent
 from tests.bot.discord.helpers import handled
 
-TURN, ENGAGEMENT, BATTLE, GAME = (
-    ("titan", "turn"),
-    ("titan", "engagement"),
-    ("titan", "battle"),
-    (
-        "titan",
-        "game",
-    ),
-)
-#: Slash commands for actions (outside a battle, then the battle's own where they differ).
+TURN, BATTLE, DONE = ("turn",), ("battle",), ("done",)
+#: The slash command for each action (one per verb: the service reads it from the state).
 SLASH: dict[type[a.Action], tuple[tuple[str, ...], Spec]] = {
     a.ChooseColour: ((*TURN, "colour"), s.COLOUR),
     a.Split: ((*TURN, "split"), s.SPLIT),
@@ -56,32 +47,28 @@ SLASH: dict[type[a.Action], tuple[tuple[str, ...], Spec]] = {
     a.Mulligan: ((*TURN, "mulligan"), s.MULLIGAN),
     a.Move: ((*TURN, "move"), s.MOVE),
     a.TakeBack: ((*TURN, "takeback"), s.TAKEBACK),
-    a.EndMovement: ((*TURN, "done"), s.DONE),
+    a.EndMovement: (DONE, s.DONE),
     a.Muster: ((*TURN, "muster"), s.MUSTER),
-    a.EndTurn: ((*TURN, "done"), s.DONE),
-    a.Engage: ((*ENGAGEMENT, "engage"), s.ENGAGE),
-    a.Flee: ((*ENGAGEMENT, "flee"), s.FLEE),
-    a.Fight: ((*ENGAGEMENT, "fight"), s.FIGHT),
-    a.Accept: ((*ENGAGEMENT, "accept"), s.ACCEPT),
-    a.Concede: ((*ENGAGEMENT, "concede"), s.CONCEDE),
-    a.NoMoreProposals: ((*ENGAGEMENT, "nomore"), s.NOMORE),
-    a.Acquire: ((*ENGAGEMENT, "acquire"), s.ACQUIRE),
-    a.Decline: ((*ENGAGEMENT, "decline"), s.DECLINE),
+    a.EndTurn: (DONE, s.DONE),
+    a.Engage: ((*BATTLE, "engage"), s.ENGAGE),
+    a.Flee: ((*BATTLE, "flee"), s.FLEE),
+    a.Fight: ((*BATTLE, "fight"), s.FIGHT),
+    a.Accept: ((*BATTLE, "accept"), s.ACCEPT),
+    a.Concede: ((*BATTLE, "concede"), s.CONCEDE),
+    a.NoMoreProposals: ((*BATTLE, "nomore"), s.NOMORE),
+    a.Acquire: ((*BATTLE, "acquire"), s.ACQUIRE),
+    a.Decline: ((*BATTLE, "decline"), s.DECLINE),
     a.Summon: ((*BATTLE, "summon"), s.SUMMON),
     a.Reinforce: ((*BATTLE, "reinforce"), s.REINFORCE),
     b.Maneuver: ((*BATTLE, "maneuver"), s.MANEUVER),
     b.TakeBackManeuver: ((*BATTLE, "takeback"), s.UNDO),
-    b.EndManeuver: ((*BATTLE, "done"), s.DONE),
-    b.EndStrikes: ((*BATTLE, "done"), s.DONE),
+    b.EndManeuver: (DONE, s.DONE),
+    b.EndStrikes: (DONE, s.DONE),
     b.Strike: ((*BATTLE, "strike"), s.STRIKE),
     b.Rangestrike: ((*BATTLE, "rangestrike"), s.RANGESTRIKE),
     b.CarryOver: ((*BATTLE, "carry"), s.CARRY),
     b.ConcedeInstead: ((*BATTLE, "insist"), s.INSIST),
     b.AcceptConcession: ((*BATTLE, "accept"), s.ACCEPT_CONCESSION),
-}
-IN_BATTLE: dict[type[a.Action], tuple[str, ...]] = {
-    a.Concede: (*BATTLE, "concede"),
-    a.Decline: (*BATTLE, "decline"),
 }
 NOT_PLAYED = (a.Withdraw, a.ExpireTimeLimit, a.Propose)
 """Left out by the agent: they end games early or need words no option gives."""
@@ -157,7 +144,7 @@ class Driver:
                 chosen = await self._pick_privately(user, opened, command)
                 if chosen is not None:
                     return [opened, chosen], "private step"
-        return [await self._slash(user, state, action)], "command"
+        return [await self._slash(user, action)], "command"
 
     def _covers(self, kind: str, action: a.Action) -> bool:
         ask = ASKS[kind]
@@ -181,10 +168,8 @@ class Driver:
     async def _click(self, user: int, message: Sent, custom: str) -> Pushed:
         return await handled(self.fake, await self.fake.click(user, message, custom))
 
-    async def _slash(self, user: int, state: GameState, action: a.Action) -> Pushed:
+    async def _slash(self, user: int, action: a.Action) -> Pushed:
         path, spec = SLASH[type(action)]
-        if battle_of(state) is not None and type(action) in IN_BATTLE:
-            path = IN_BATTLE[type(action)]
         options: dict[str, object] = {}
         for word in spec.words:
             if word.field is not None and hasattr(action, word.field):

@@ -6,6 +6,10 @@ import asyncio
 import time
 from typing import Any
 
+import discord
+from discord import app_commands
+
+from bot.discord.commands import top_level_commands
 from bot.outbox.deliverer import WORKER_NAME
 from tests.bot.discord.fake import FakeDiscord, Pushed, Sent
 
@@ -52,9 +56,9 @@ async def click(fake: FakeDiscord, user: int, message: Sent, custom_id: str) -> 
 
 async def open_game(fake: FakeDiscord) -> Sent:
     """Ann opens a two-player game, Bob joins, Ann starts: the start's public message."""
-    await command(fake, ANN, "titan", "lobby", "new", players=2)
-    await command(fake, BOB, "titan", "lobby", "join")
-    started = await command(fake, ANN, "titan", "lobby", "start")
+    await command(fake, ANN, "titan", "new", players=2)
+    await command(fake, BOB, "titan", "join")
+    started = await command(fake, ANN, "titan", "start")
     [news] = fake.public(started)
     return news
 
@@ -62,3 +66,26 @@ async def open_game(fake: FakeDiscord) -> Sent:
 def button(message: Sent, verb: str) -> str:
     """The custom id of ``message``'s button for ``verb``."""
     return next(c for c in message.custom_ids() if c.split(":")[2] == verb)
+
+
+def registered(fake: FakeDiscord) -> dict[str, int]:
+    """The ids the fake gave the top-level commands at the last sync, by name."""
+    puts = fake.paths("PUT", r"applications/\d+/(guilds/\d+/)?commands$")
+    assert puts, "the bot synced no commands"
+    return {c["name"]: int(c["id"]) for c in puts[-1].answer}
+
+
+def slash(fake: FakeDiscord, name: str) -> str:
+    """How a message names the slash command ``name`` (``"turn move"``): its mention."""
+    return f"</{name}:{registered(fake)[name.split()[0]]}>"
+
+
+def bot_tree() -> app_commands.CommandTree[Any]:
+    """A tree holding the bot's commands, as :meth:`TitanBot.setup_hook` builds it
+    (offline: no client logs in)."""
+    tree: app_commands.CommandTree[Any] = app_commands.CommandTree(
+        discord.Client(intents=discord.Intents.none())
+    )
+    for command in top_level_commands():
+        tree.add_command(command)
+    return tree

@@ -34,7 +34,7 @@ async def test_a_button_works_after_a_restart(fake, tmp_path):
 async def test_a_stale_button_is_refused_to_the_clicker_alone(fake, titan):
     news = await open_game(fake)
     chooser = news.notified[0]
-    await command(fake, chooser, "titan", "turn", "colour", colour="Red")
+    await command(fake, chooser, "turn", "colour", colour="Red")
     stale = await click(fake, chooser, news, button(news, "colour Blue"))
     [answer] = fake.sent_for(stale)
     assert answer.ephemeral and "out of date" in answer.content

@@ -8,28 +8,29 @@ import json
 from bot.discord.deliver import files
 from bot.replies import Attachment, Message
 from tests.bot.discord import payloads as p
-from tests.bot.discord.helpers import ANN, BOB, CAROL, command, open_game
+from tests.bot.discord.helpers import ANN, BOB, CAROL, command, open_game, slash
 from tests.bot.tampering import truncate_action
 
 NOTICE = (
     "Game #1 in this channel is damaged (action 2 cannot be read); an organiser can export "
-    "what is readable and abort it. `new` opens a fresh game."
+    "what is readable and abort it. {new} opens a fresh game."
 )
 
 
 async def test_an_organiser_exports_and_aborts_a_damaged_game(fake, titan, tmp_path):
     news = await open_game(fake)
     first = news.notified[0]
-    await command(fake, first, "titan", "turn", "colour", colour="Red")
-    await command(fake, ANN if first == BOB else BOB, "titan", "turn", "colour", colour="Blue")
+    await command(fake, first, "turn", "colour", colour="Red")
+    await command(fake, ANN if first == BOB else BOB, "turn", "colour", colour="Blue")
     truncate_action(tmp_path / "games.sqlite3", 1, 2)
     titan.bot.service.forget()
 
-    status = await command(fake, CAROL, "titan", "info", "status")
+    notice = NOTICE.format(new=slash(fake, "titan new"))
+    status = await command(fake, CAROL, "titan", "status")
     [answer] = fake.ephemeral(status)
-    assert answer.content == NOTICE and fake.public(status) == []
-    board = await command(fake, ANN, "titan", "info", "board")
-    assert fake.ephemeral(board)[0].content == NOTICE
+    assert answer.content == notice and fake.public(status) == []
+    board = await command(fake, ANN, "titan", "board")
+    assert fake.ephemeral(board)[0].content == notice
 
     seated = await command(fake, ANN, "titan-admin", "export", permissions=p.ORGANISER)
     [refusal] = fake.ephemeral(seated)
@@ -49,7 +50,7 @@ async def test_an_organiser_exports_and_aborts_a_damaged_game(fake, titan, tmp_p
     assert public.content == (
         "Game #1 (damaged: action 2 cannot be read) was cancelled by Player 13."
     )
-    opened = await command(fake, BOB, "titan", "lobby", "new", players=2)
+    opened = await command(fake, BOB, "titan", "new", players=2)
     assert "opened game #2" in fake.public(opened)[0].content
 
 

@@ -1,4 +1,4 @@
-"""`/titan lobby add` on Discord: an invitation with buttons only the invited user can use."""
+"""`/titan invite` on Discord: an invitation with buttons only the invited user can use."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ from tests.bot.discord.helpers import ANN, BOB, CAROL, click, command, handled
 
 
 async def test_the_invited_user_alone_takes_the_seat_and_nobody_is_pinged(fake, titan):
-    await command(fake, ANN, "titan", "lobby", "new", players=3)
-    data = p.command_data(("titan", "lobby", "add"), {"user": p.Mention(CAROL)}, None)
+    await command(fake, ANN, "titan", "new", players=3)
+    data = p.command_data(("titan", "invite"), {"user": p.Mention(CAROL)}, None)
     invited = await handled(fake, await fake.push(2, ANN, data))
     [invitation] = fake.public(invited)
     assert f"<@{CAROL}>" in invitation.content and invitation.notified == ()

@@ -29,11 +29,11 @@ SEATS = 2
 COMPLETE_EVERY = 25
 #: Options asked for autocomplete: (command path, spec, option).
 COMPLETED = (
-    (("titan", "turn", "move"), s.MOVE, "legion"),
-    (("titan", "turn", "muster"), s.MUSTER, "recruit"),
-    (("titan", "turn", "split"), s.SPLIT, "characters"),
-    (("titan", "battle", "strike"), s.STRIKE, "target"),
-    (("titan", "battle", "summon"), s.SUMMON, "donor"),
+    (("turn", "move"), s.MOVE, "legion"),
+    (("turn", "muster"), s.MUSTER, "recruit"),
+    (("turn", "split"), s.SPLIT, "characters"),
+    (("battle", "strike"), s.STRIKE, "target"),
+    (("battle", "summon"), s.SUMMON, "donor"),
 )
 
 

@@ -12,15 +12,15 @@ async def test_a_user_over_the_rate_is_told_when_to_try_again_and_others_go_on(f
     limits = Limits(commands_per_minute=1, command_burst=2)
     running = await start_bot(fake, tmp_path / "games.sqlite3", limits=limits)
     try:
-        await command(fake, ANN, "titan", "lobby", "new", players=2)
-        status = await command(fake, ANN, "titan", "info", "status")
+        await command(fake, ANN, "titan", "new", players=2)
+        status = await command(fake, ANN, "titan", "status")
         assert "forming" in fake.ephemeral(status)[0].content
-        over = await command(fake, ANN, "titan", "lobby", "cancel")
+        over = await command(fake, ANN, "titan", "cancel")
         [answer] = fake.ephemeral(over)
         assert answer.content.startswith("You are sending commands faster than this bot allows")
         assert "(2 at once, 1 a minute): please try again in" in answer.content
         assert fake.public(over) == []
-        joined = await command(fake, BOB, "titan", "lobby", "join")
+        joined = await command(fake, BOB, "titan", "join")
         [news] = fake.public(joined)
         assert "takes seat 2 of 2" in news.content  # the game was not cancelled
     finally:

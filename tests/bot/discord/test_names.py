@@ -26,19 +26,19 @@ def hostile_display_names(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 async def test_display_names_are_cleaned_into_seat_names(fake, titan, hostile_display_names):
-    opened = await command(fake, ANN, "titan", "lobby", "new", players=3)
+    opened = await command(fake, ANN, "titan", "new", players=3)
     assert fake.public(opened)[0].content.startswith("**Ann** opened game #1")
-    seat_bob = p.command_data(("titan", "lobby", "add"), {"user": p.Mention(BOB)}, None)
+    seat_bob = p.command_data(("titan", "invite"), {"user": p.Mention(BOB)}, None)
     added = await handled(fake, await fake.push(2, ANN, seat_bob))  # an option named user
     assert "to play as **gift https x**" in fake.public(added)[0].content
-    accepted = await command(fake, BOB, "titan", "lobby", "join")
+    accepted = await command(fake, BOB, "titan", "join")
     assert "**gift https x** takes seat 2 of 3." in fake.public(accepted)[0].content
-    joined = await command(fake, CAROL, "titan", "lobby", "join")
+    joined = await command(fake, CAROL, "titan", "join")
     assert "**123 everyone** takes seat 3 of 3." in fake.public(joined)[0].content
 
 
 async def test_an_organisers_display_name_is_escaped(fake, titan, hostile_display_names):
-    await command(fake, ANN, "titan", "lobby", "new", players=2)
+    await command(fake, ANN, "titan", "new", players=2)
     aborted = await command(fake, CAROL, "titan-admin", "abort", permissions=p.ORGANISER)
     [news] = fake.public(aborted)
     assert news.content == "Game #1 was cancelled by \\<\\@123\\> \\@everyone."

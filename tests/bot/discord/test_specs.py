@@ -127,5 +127,5 @@ async def test_offered_choices_come_from_the_legal_actions_of_who_must_act(servi
         game = await service.game_in(9)
         assert replies.public.offers.items == tuple(public_offers(game.state))
         assert replies.public.offers.version == game.n
-    # The first turn starts with a split, left to `/titan turn split`: nothing short.
+    # The first turn starts with a split, left to `/turn split`: nothing short.
     assert offered() == []

@@ -2,19 +2,25 @@
 
 from __future__ import annotations
 
+import json
+from types import SimpleNamespace
+
+import pytest
+
+from bot.discord.sync import OverLimits, Synced, fingerprint, sync_commands
 from tests.bot.discord import payloads as p
 from tests.bot.discord.conftest import start_bot
-from tests.bot.discord.helpers import ANN, settle
+from tests.bot.discord.helpers import ANN, bot_tree, registered, settle
 
-GROUPS = {
-    "lobby": "new join leave add ai start cancel",
-    "turn": "colour split unsplit roll mulligan move takeback done muster",
-    "engagement": "engage flee fight propose accept concede nomore acquire decline",
-    "battle": "maneuver takeback done strike carry rangestrike summon reinforce decline concede "
-    "accept insist",
-    "game": "withdraw expire reveal",
-    "info": "board battle status history legal creature land help",
+TREE = {
+    "titan": "new join leave invite ai start cancel withdraw expire reveal status board legions "
+    "history legal creature land help",
+    "turn": "colour split unsplit roll mulligan move takeback muster",
+    "battle": "engage flee fight propose accept concede nomore acquire decline maneuver takeback "
+    "strike carry rangestrike summon reinforce insist board",
+    "titan-admin": "replace remove abort export",
 }
+TOP = ["battle", "done", "titan", "titan-admin", "turn"]
 
 
 def _options(command: dict) -> dict[str, dict]:
@@ -28,22 +34,27 @@ def _puts(fake, scope: str = r"commands$") -> list:
 async def test_the_registered_command_tree(fake, titan):
     [put] = _puts(fake)
     commands = {c["name"]: c for c in put.body}
-    assert sorted(commands) == ["titan", "titan-admin"]
-    titan_ = commands["titan"]
-    assert titan_["contexts"] == [0] and titan_.get("default_member_permissions") is None
-    top = _options(titan_)
-    assert top["legions"]["type"] == 1
-    for group, names in GROUPS.items():
-        assert top[group]["type"] == 2
-        assert [o["name"] for o in top[group]["options"]] == names.split()
-    move = _options(_options(top["turn"])["move"])
+    assert sorted(commands) == TOP
+    for name, leaves in TREE.items():
+        assert commands[name]["contexts"] == [0]
+        assert [o["name"] for o in commands[name]["options"]] == leaves.split()
+        assert all(o["type"] == 1 for o in commands[name]["options"])
+    players = [c for name, c in commands.items() if name != "titan-admin"]
+    assert all(c.get("default_member_permissions") is None for c in players)
+    done = commands["done"]
+    assert done["contexts"] == [0] and list(_options(done)) == ["keep"]
+    move = _options(_options(commands["turn"])["move"])
     completed = [name for name, option in move.items() if option.get("autocomplete")]
     assert completed == ["legion", "land", "side", "lord"]
     assert [c["value"] for c in move["teleport"]["choices"]] == ["tower", "titan"]
     admin = commands["titan-admin"]
-    assert admin["contexts"] == [0]
     assert int(admin["default_member_permissions"]) == p.MANAGE_CHANNELS
-    assert sorted(_options(admin)) == ["abort", "export", "remove", "replace"]
+
+
+async def test_the_bot_names_its_commands_by_the_ids_of_the_sync(fake, titan):
+    ids = registered(fake)
+    assert titan.bot.dialect.mention("turn move") == f"</turn move:{ids['turn']}>"
+    assert titan.bot.dialect.mention("done") == f"</done:{ids['done']}>"
 
 
 async def test_sync_is_skipped_when_the_commands_did_not_change(fake, tmp_path):
@@ -59,7 +70,7 @@ async def test_a_dev_guild_gets_the_commands_and_global_sync_is_not_done(fake, t
     await running.stop()
     assert _puts(fake) == []
     [put] = _puts(fake, rf"guilds/{p.GUILD_ID}/commands$")
-    assert sorted(c["name"] for c in put.body) == ["titan", "titan-admin"]
+    assert sorted(c["name"] for c in put.body) == TOP
 
 
 async def test_the_owner_forces_a_sync_by_mentioning_the_bot(fake, titan):
@@ -70,4 +81,56 @@ async def test_the_owner_forces_a_sync_by_mentioning_the_bot(fake, titan):
     await fake.wait_for(lambda: fake.paths("POST", r"channels/\d+/messages"))
     assert len(_puts(fake)) == 2
     [reply] = fake.paths("POST", r"channels/\d+/messages")
-    assert reply.body["content"] == "Synced 2 commands (global)."
+    assert reply.body["content"] == "Synced 5 commands (global)."
+
+
+async def test_a_skipped_sync_still_names_the_commands_by_the_ids_of_the_last(fake, tmp_path):
+    database = tmp_path / "games.sqlite3"
+    first = await start_bot(fake, database)
+    mention = first.bot.dialect.mention("battle strike")
+    await first.stop()
+    again = await start_bot(fake, database)
+    try:
+        assert again.bot.dialect.mention("battle strike") == mention
+        assert mention == f"</battle strike:{registered(fake)['battle']}>"
+    finally:
+        await again.stop()
+    assert len(_puts(fake)) == 1 and fake.paths("GET", r"commands$") == []
+
+
+def _registered(names: dict[str, int]) -> list[SimpleNamespace]:
+    return [SimpleNamespace(name=name, id=id_) for name, id_ in names.items()]
+
+
+async def test_an_older_sync_file_without_ids_has_them_fetched_once(tmp_path, monkeypatch):
+    tree, path = bot_tree(), tmp_path / "games.sqlite3.commands.json"
+    path.write_text(json.dumps({"5:global": fingerprint(tree, None)}), encoding="utf-8")
+    fetched = []
+
+    async def fetch_commands(*, guild=None):
+        fetched.append(guild)
+        return _registered({"titan": 41, "done": 42})
+
+    async def sync(*, guild=None):
+        raise AssertionError("unchanged commands are not synced")
+
+    monkeypatch.setattr(tree, "fetch_commands", fetch_commands)
+    monkeypatch.setattr(tree, "sync", sync)
+    for _ in range(2):
+        synced = await sync_commands(tree, 5, None, path)
+        assert synced == Synced(None, {"titan": 41, "done": 42})
+    assert fetched == [None]  # the second time, the ids come from the file
+
+
+async def test_commands_over_discords_limits_are_not_sent(tmp_path, monkeypatch):
+    tree = bot_tree()
+    [titan] = [c for c in tree.get_commands() if c.name == "titan"]
+    titan.description = "x" * 101
+
+    async def sync(*, guild=None):
+        raise AssertionError("Discord would refuse it: not sent")
+
+    monkeypatch.setattr(tree, "sync", sync)
+    with pytest.raises(OverLimits, match="/titan: a description of 101 characters"):
+        await sync_commands(tree, 5, None, tmp_path / "commands.json")
+    assert not (tmp_path / "commands.json").exists()

@@ -1,0 +1,44 @@
+"""Autocomplete that is not a legal action's field: creature names, a legion's characters."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+
+from discord import app_commands
+
+from bot.discord.host import TitanInteraction, place_of
+from bot.discord.runner import AUTOCOMPLETE_BUDGET
+from engine.characters import CHARACTERS
+
+log = logging.getLogger(__name__)
+
+
+async def creatures(interaction: TitanInteraction, current: str) -> list[app_commands.Choice[str]]:
+    """The characters whose names start with what is typed."""
+    typed = current.strip().casefold()
+    names = [name for name in sorted(CHARACTERS) if name.casefold().startswith(typed)]
+    return [app_commands.Choice(name=name, value=name) for name in names[:25]]
+
+
+async def own_characters(
+    interaction: TitanInteraction, current: str
+) -> list[app_commands.Choice[str]]:
+    """For the caller's own legion chosen in ``legion``: all its characters, then each
+    kind of them (only the caller sees them, and only his own legion)."""
+    try:
+        async with asyncio.timeout(AUTOCOMPLETE_BUDGET):
+            game = await interaction.client.service.game_in(place_of(interaction).channel)
+    except Exception:
+        log.warning("autocomplete of reveal characters failed", exc_info=True)
+        return []
+    state = game.state if game is not None else None
+    seat = game.seat_of(interaction.user.id) if game is not None else None
+    marker = str(getattr(interaction.namespace, "legion", None) or "").strip()
+    legion = state.legions.get(marker[:1].upper() + marker[1:].lower()) if state else None
+    if legion is None or legion.owner != seat:
+        return []
+    typed = current.strip().casefold()
+    found = [" ".join(legion.characters), *dict.fromkeys(legion.characters)]
+    found = [v for v in dict.fromkeys(found) if typed in v.casefold()]
+    return [app_commands.Choice(name=v[:100], value=v[:100]) for v in found[:25]]

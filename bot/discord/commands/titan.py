@@ -1,0 +1,152 @@
+"""``/titan``: the lobby, the whole game and information.
+
+Opening, joining and starting a game; leaving it (before the start or, by withdrawing, at
+any time), the agreed time limit, showing a legion; and every look-up, whose answer only
+the caller sees. Each command records in ``extras["verb"]`` the verb of the command
+language it writes (see :mod:`bot.discord.commands.mentions`).
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import discord
+from discord import app_commands
+
+from bot.discord import specs as s
+from bot.discord.commands.completion import creatures, own_characters
+from bot.discord.commands.help import help_text
+from bot.discord.commands.leaf import command
+from bot.discord.host import TitanInteraction
+from bot.discord.runner import completer, run_command
+from bot.names import clean
+
+ADD_AI = s.Spec("addai", (s.Word("name", many=True),))
+"""``/titan ai``: the lobby's ``addai``."""
+CANCEL = s.Spec("cancel", (s.Word("game"),))
+"""``/titan cancel``: the lobby's ``cancel [GAME]``."""
+Topic = Literal["lobby", "turn", "engagement", "battle", "information", "organiser"]
+
+
+@app_commands.guild_only()
+class TitanCommands(
+    app_commands.Group, name="titan", description="Play TITAN here: lobby, whole game, look-ups"
+):
+    """The lobby, the game as a whole, and information (RULES §1.6, §12.4)."""
+
+    # --- the lobby ---------------------------------------------------------------------------
+    @command("new", "Open a game in this channel (you host it)")
+    @app_commands.describe(
+        players="the most players, 2 to 6 (default 6)",
+        record_keeping="players may see what each legion was seen to hold",
+        time_limit="play with the agreed time limit (errata 21.1)",
+    )
+    async def new(
+        self,
+        interaction: TitanInteraction,
+        players: app_commands.Range[int, 2, 6] | None = None,
+        record_keeping: bool = False,
+        time_limit: bool = False,
+    ) -> None:
+        await run_command(
+            interaction,
+            s.NEW,
+            players=players,
+            record_keeping=record_keeping,
+            time_limit=time_limit,
+        )
+
+    @command("join", "Take a seat in the game being formed")
+    @app_commands.describe(name="your name in the game (default: your display name)")
+    async def join(self, interaction: TitanInteraction, name: str | None = None) -> None:
+        await run_command(interaction, s.JOIN, name=name)
+
+    @command("leave", "Give up your seat before the start")
+    async def leave(self, interaction: TitanInteraction) -> None:
+        await run_command(interaction, s.LEAVE)
+
+    @command("add", "Invite someone to a seat (the host)")
+    @app_commands.describe(user="who to invite", name="their name in the game")
+    async def invite(
+        self, interaction: TitanInteraction, user: discord.User, name: str | None = None
+    ) -> None:
+        name = name or clean(user.display_name) or None  # None: the lobby's "Player N"
+        await run_command(interaction, s.ADD, user=f"<@{user.id}>", name=name)
+
+    @command("addai", "Seat an AI player (the host)")
+    @app_commands.describe(name="its name in the game (default: Bot 1, Bot 2, …)")
+    async def ai(self, interaction: TitanInteraction, name: str | None = None) -> None:
+        await run_command(interaction, ADD_AI, name=name)
+
+    @command("start", "Start the game (the host; 2 seats or more)")
+    async def start(self, interaction: TitanInteraction) -> None:
+        await run_command(interaction, s.START)
+
+    @command("cancel", "Cancel this channel's game (the host)")
+    @app_commands.describe(game="a damaged game's number (default: this channel's game)")
+    async def cancel(
+        self, interaction: TitanInteraction, game: app_commands.Range[int, 1] | None = None
+    ) -> None:
+        await run_command(interaction, CANCEL, game=game)
+
+    # --- the whole game ----------------------------------------------------------------------
+    @command("withdraw", "Concede the whole game (RULES §12.4)")
+    async def withdraw(self, interaction: TitanInteraction) -> None:
+        await run_command(interaction, s.WITHDRAW)
+
+    @command("expire", "Declare the agreed time limit expired (errata 21.1)")
+    async def expire(self, interaction: TitanInteraction) -> None:
+        await run_command(interaction, s.EXPIRE)
+
+    @command("reveal", "Show one of your legions, or part of it, to all")
+    @app_commands.describe(
+        legion="the legion to show", characters="which characters (default: all)"
+    )
+    @app_commands.autocomplete(legion=completer(s.REVEAL, "legion"), characters=own_characters)
+    async def reveal(
+        self, interaction: TitanInteraction, legion: str, characters: str | None = None
+    ) -> None:
+        await run_command(interaction, s.REVEAL, legion=legion, characters=characters)
+
+    # --- information (only the caller sees it) -----------------------------------------------
+    @command("status", "Turn, phase, scores and who must act")
+    async def status(self, interaction: TitanInteraction) -> None:
+        await run_command(interaction, s.STATUS)
+
+    @command("board", "The masterboard and the legions you may see")
+    async def board(self, interaction: TitanInteraction) -> None:
+        await run_command(interaction, s.BOARD)
+
+    @command("legions", "Your legions (only you see them)")
+    async def legions(self, interaction: TitanInteraction) -> None:
+        await run_command(interaction, s.LEGIONS)
+
+    @command("history", "The last things that happened")
+    @app_commands.describe(count="how many actions (default 10, at most 50)")
+    async def history(
+        self, interaction: TitanInteraction, count: app_commands.Range[int, 1, 50] | None = None
+    ) -> None:
+        await run_command(interaction, s.HISTORY, count=count)
+
+    @command("legal", "Every command you may give now")
+    async def legal(self, interaction: TitanInteraction) -> None:
+        await run_command(interaction, s.LEGAL)
+
+    @command("creature", "A character's factors and where it musters")
+    @app_commands.describe(name="the character, e.g. Cyclops")
+    @app_commands.autocomplete(name=creatures)
+    async def creature(self, interaction: TitanInteraction, name: str) -> None:
+        await run_command(interaction, s.CREATURE, name=name)
+
+    @command("land", "A land: terrain, exits, recruits, legions")
+    @app_commands.describe(number="the land's number on the masterboard")
+    async def land(
+        self, interaction: TitanInteraction, number: app_commands.Range[int, 1, 999]
+    ) -> None:
+        await run_command(interaction, s.LAND, number=number)
+
+    @command("help", "The commands, by topic (only you see it)")
+    @app_commands.describe(topic="which commands (default: an overview)")
+    async def help(self, interaction: TitanInteraction, topic: Topic | None = None) -> None:
+        text = help_text(interaction.client.dialect, topic)
+        await interaction.response.send_message(text, ephemeral=True)

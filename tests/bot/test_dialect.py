@@ -1,0 +1,144 @@
+"""Command hints: one markup (a code span holding a command), the terminal's and Discord's
+renderings of it, and shortening a rendered text without cutting a mention."""
+
+from __future__ import annotations
+
+import random
+import re
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from bot.dialect import TERMINAL, Slash, SlashCommand, hints, is_placeholder, shorten
+from bot.syntax import format_action
+from engine.game.apply import apply
+from engine.game.legal import legal_actions, to_act
+from engine.game.setup import new_game
+from tests.bot.agent import pick
+
+COMMANDS = Slash(
+    (
+        SlashCommand(("titan", "join"), "Take a seat", "join", 11),
+        SlashCommand(("titan", "start"), "Start", "start", 11),
+        SlashCommand(("turn", "colour"), "Take a colour", "colour", 12),
+        SlashCommand(("turn", "move"), "Move a legion", "move", 12),
+        SlashCommand(("battle", "carry"), "Carry over", "carry", None),
+        SlashCommand(("titan", "cancel"), "Cancel", "cancel", 11),
+        SlashCommand(("titan-admin", "abort"), "Abort", "cancel", 13),
+    )
+)
+MENTION = re.compile(r"</[-_\w ]+:\d+>")
+
+
+def test_the_terminal_keeps_its_own_words():
+    text = "Take a seat with `join`; the host starts the game with `start`."
+    assert TERMINAL.render(text) == text
+
+
+def test_discord_names_the_slash_commands_as_mentions():
+    text = "Take a seat with `join`; the host starts the game with `start`."
+    assert COMMANDS.render(text) == (
+        "Take a seat with </titan join:11>; the host starts the game with </titan start:11>."
+    )
+
+
+def test_placeholders_are_dropped_and_values_kept():
+    assert (
+        COMMANDS.render("choose a colour (`colour COLOUR`)")
+        == "choose a colour (</turn colour:12>)"
+    )
+    assert COMMANDS.render("`move Bk01 104 side 3`") == "</turn move:12> `Bk01 104 side 3`"
+    assert (
+        COMMANDS.render("`join [NAME]`, `move LEGION LAND…`") == "</titan join:11>, </turn move:12>"
+    )
+
+
+def test_a_command_without_a_known_id_is_named_plainly():
+    assert COMMANDS.render("place them (`carry D4` or `carry E5`)") == (
+        "place them (`/battle carry` `D4` or `/battle carry` `E5`)"
+    )
+
+
+def test_the_players_command_wins_over_the_organisers_for_a_shared_verb():
+    assert COMMANDS.render("abort it (`cancel 12`)") == "abort it (</titan cancel:11> `12`)"
+
+
+def test_what_is_no_command_is_left_as_written():
+    for text in (
+        "`Bk01` in `104`",
+        "Use `/titan legions`",
+        "`Ann: new`",
+        "`choices muster`",  # a verb of the language with no slash command here
+        r"a name with \`join\` escaped",
+        "`it's unbalanced",
+        "`` and ` `",
+    ):
+        assert COMMANDS.render(text) == text, text
+
+
+def test_hints_finds_the_commands_left_in_a_text():
+    assert hints("`join` then `Bk01`, `/titan join` and `move Bk01 104`") == [
+        "`join`",
+        "`move Bk01 104`",
+    ]
+    assert hints(COMMANDS.render("`join` then `move Bk01 104`")) == []
+
+
+def test_placeholders():
+    assert all(map(is_placeholder, ["COLOUR", "N", "[NAME]", "CHARACTER…", "HEX|CHARACTER"]))
+    assert not any(map(is_placeholder, ["D4", "Bk01", "104", "Ogre", "side", "1|3|5"]))
+
+
+def _commands_of_a_game(seed: int, steps: int) -> list[str]:
+    state, _ = new_game(["Ann", "Bob"], seed)
+    rng, found = random.Random(seed), []
+    for _ in range(steps):
+        seat = to_act(state)
+        if seat is None:
+            break
+        legal = legal_actions(state, seat)
+        found += [format_action(x) for x in legal[:5]]
+        state, _ = apply(state, seat, pick(legal, rng, fighting=True))
+    return found
+
+
+@given(st.integers(0, 50))
+def test_every_command_a_game_offers_renders_as_its_slash_command_and_values(seed):
+    for line in _commands_of_a_game(seed, 30):
+        verb, *words = line.split()
+        rendered = COMMANDS.render(f"`{line}`")
+        if verb not in COMMANDS.by_verb:
+            assert rendered == f"`{line}`"
+            continue
+        values = f" `{' '.join(words)}`" if words else ""
+        assert rendered == COMMANDS.by_verb[verb].mention() + values
+
+
+@given(st.text(alphabet=st.characters(blacklist_characters="`")))
+def test_a_text_without_code_spans_is_left_alone(text):
+    assert COMMANDS.render(text) == text
+
+
+WORDS = st.sampled_from(["</turn move:123456789012345678>", "word", "`D4`", "ünïcode", "\n"])
+
+
+@given(st.lists(WORDS, max_size=80), st.integers(10, 300))
+def test_shortening_keeps_a_prefix_within_the_limit_and_never_cuts_a_mention(parts, limit):
+    text = " ".join(parts)
+    short = shorten(text, limit)
+    assert len(short) <= limit
+    if short == text:
+        return
+    counted = re.fullmatch(r"(.*)\n… and (\d+) more lines", short, re.DOTALL)
+    if counted is not None:
+        kept = counted[1]
+        assert text.startswith(kept + "\n")
+        assert kept.count("\n") + 1 + int(counted[2]) == text.count("\n") + 1
+    else:
+        assert short.endswith("…") and text.startswith(kept := short[:-1])
+    assert kept.count("</") == len(MENTION.findall(kept))
+
+
+def test_a_long_answer_keeps_its_first_lines_and_says_how_many_more():
+    text = "\n".join(f"</turn move:123456789012345678> `Bk0{i} 104`" for i in range(9))
+    assert shorten(text, 120) == "\n".join(text.splitlines()[:2]) + "\n… and 7 more lines"
