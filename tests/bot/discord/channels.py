@@ -157,7 +157,7 @@ def edit(fake: FakeDiscord, message: Sent, body: Any, files: list[tuple[str, byt
         kept = [(i, f) for i, f in kept if str(i) in named]
     kept += [(fake.next_id(), f) for f in files]
     after = {"content": content, "components": components, "embeds": embeds}
-    if not message.loading and is_empty(after, len(kept)):
+    if is_empty(after, len(kept)):
         refuse(error(400, 50006, "Cannot send an empty message"))
     message.content, message.components, message.embeds = content, components, embeds
     message.file_ids, message.files = [i for i, _ in kept], [f for _, f in kept]

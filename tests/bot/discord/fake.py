@@ -371,7 +371,10 @@ class FakeDiscord:
             headers |= trouble.headers
         else:
             self._later = []
-            status, answer = route(self, record, request.headers.get("Authorization"))
+            try:
+                status, answer = route(self, record, request.headers.get("Authorization"))
+            except Exception as exc:  # a fault of the fake: refuse loudly, not with a retried 500
+                status, answer = 400, {"code": 0, "message": f"the fake Discord failed: {exc!r}"}
             for event, data in self._later if status < 400 and self._socket else []:
                 await self.dispatch(event, data)
         record.status, record.answer = status, answer

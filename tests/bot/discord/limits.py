@@ -93,7 +93,11 @@ def check_message(
     """A new message (or, with ``creating`` False, an edit's fields): within the limits, and
     a new one not empty (50006). ``files`` is the number of files uploaded with it."""
     problems = Problems()
-    problems.at_most((*prefix, "content"), body.get("content"), MAX_CONTENT)
+    content = body.get("content")
+    if content is not None and not isinstance(content, str):
+        problems.add((*prefix, "content"), "BASE_TYPE_STRING", "Must be a string.")
+    else:
+        problems.at_most((*prefix, "content"), content, MAX_CONTENT)
     _embeds(problems, prefix, body.get("embeds") or [])
     _components(problems, prefix, body.get("components") or [], body.get("flags") or 0)
     if files > MAX_FILES:

@@ -18,7 +18,7 @@ from discord import app_commands
 
 from tests.bot.discord import payloads as p
 from tests.bot.discord.fake import FakeDiscord, Pushed
-from tests.bot.discord.helpers import BOB
+from tests.bot.discord.helpers import ANN, BOB, command
 from tests.bot.discord.limits import command_size
 from tests.bot.discord.records import ACK_WINDOW, TOKEN_LIFETIME
 
@@ -385,3 +385,19 @@ async def test_an_interaction_from_inside_a_thread(fake, client):
     await interaction.response.send_message("strike!")
     [answer] = fake.public(pushed)
     assert answer.channel == thread.id and fake.in_channel(thread.id) == [answer]
+
+
+async def test_the_bot_rides_out_a_rate_limit_asked_for(fake, titan):
+    fake.rate_limit("POST", r"^webhooks/\d+/[^/]+$", retry_after=0.05)
+    opened = await command(fake, ANN, "titan", "lobby", "new", players=2)
+    [news] = fake.public(opened)
+    assert "opened game #1" in news.content
+    [limited] = fake.rejected
+    assert limited.status == 429 and limited.injected  # so not one of the bot's mistakes
+
+
+async def test_a_fault_of_the_fake_is_a_recorded_refusal(fake):
+    pushed = _interaction(fake)
+    status, body, _ = await fake.call("POST", f"interactions/{pushed.id}/tok/callback")
+    assert status == 400 and body["message"].startswith("the fake Discord failed")
+    assert fake.rejected == fake.requests
