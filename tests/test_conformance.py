@@ -9,7 +9,7 @@ import sys
 import pytest
 
 from engine.conformance import Unsupported, answer_case, check
-from tests.shared import CONFORMANCE, conformance_cases, needs_shared
+from tests.shared import CONFORMANCE, conformance_cases
 
 #: The kinds the engine answers; every case of these kinds must pass.
 ANSWERED_KINDS = (
@@ -27,14 +27,12 @@ ANSWERED_KINDS = (
 CASES = conformance_cases(*ANSWERED_KINDS)
 
 
-@needs_shared
 @pytest.mark.parametrize("case", CASES, ids=[c["id"] for c in CASES])
 def test_case(case):
     got = answer_case(case)
     assert check(got, case["expect"]) == [], case.get("note")
 
 
-@needs_shared
 def test_cases_found():
     assert len(CASES) >= 980
 
@@ -53,7 +51,6 @@ def test_unknown_kind_is_unsupported():
         answer_case({"id": "x", "kind": "no-such-kind", "input": {}})
 
 
-@needs_shared
 def test_runner_cli_prints_a_line_per_case_and_a_summary(tmp_path):
     cases = [c for c in json.loads((CONFORMANCE / "misc.json").read_text())][:5]
     cases.append({"id": "bogus", "kind": "no-such-kind", "input": {}, "expect": {}})

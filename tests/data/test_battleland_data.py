@@ -1,4 +1,4 @@
-"""engine.battleland against ../shared/reference/battlelands.json, value by value (RULES §8)."""
+"""engine.battleland against the shared reference battlelands.json, value by value (RULES §8)."""
 
 from __future__ import annotations
 
@@ -23,7 +23,7 @@ from engine.battleland import (
     distance,
     neighbours,
 )
-from tests.shared import needs_shared, reference
+from tests.shared import reference
 
 TERRAINS = sorted(BATTLELANDS)
 #: The reference's hex terrain names that differ from ours.
@@ -39,7 +39,6 @@ def ref():
     return reference("battlelands")
 
 
-@needs_shared
 def test_labels_columns_and_vocabularies(ref):
     assert list(LABELS) == ref["labels"]
     heights = {c: sum(1 for label in LABELS if label[0] == c) for c in COLUMNS}
@@ -49,7 +48,6 @@ def test_labels_columns_and_vocabularies(ref):
     assert sorted(TERRAINS) == sorted(ref["terrains"])
 
 
-@needs_shared
 @pytest.mark.parametrize("label", LABELS)
 def test_geometry(ref, label):
     raw = ref["geometry"][label]
@@ -60,13 +58,11 @@ def test_geometry(ref, label):
     assert y / (3**0.5 / 2) == pytest.approx(raw["half"])
 
 
-@needs_shared
 @pytest.mark.parametrize("label", LABELS)
 def test_neighbours(ref, label):
     assert list(neighbours(label)) == ref["neighbours"][label]
 
 
-@needs_shared
 @pytest.mark.parametrize("k", range(6))
 def test_edges(ref, k):
     raw = ref["edges"][k]
@@ -78,7 +74,6 @@ def test_edges(ref, k):
         assert all(neighbours(label)[side] is None for side in raw["offboard_hexsides"])
 
 
-@needs_shared
 def test_edge_count_and_entry(ref):
     assert len(EDGES) == len(ref["edges"]) == 6
     entry = ref["entry"]
@@ -93,7 +88,6 @@ def test_edge_count_and_entry(ref):
     assert defender_edge(1, tower=True).hexes == ("D6", "E5", "F4")
 
 
-@needs_shared
 def test_tower_interior_and_defender_start(ref):
     tower = ref["terrains"]["Tower"]
     assert battleland("Tower").tower_interior == frozenset(tower["tower_interior"])
@@ -102,7 +96,6 @@ def test_tower_interior_and_defender_start(ref):
         assert battleland(terrain).is_tower == ref["terrains"][terrain]["tower"]
 
 
-@needs_shared
 @pytest.mark.parametrize(("terrain", "label"), list(itertools.product(TERRAINS, LABELS)))
 def test_every_hex(ref, terrain, label):
     raw = ref["terrains"][terrain]["hexes"][label]
@@ -119,7 +112,6 @@ def _border_key(border: dict[str, object]) -> tuple[str, str]:
     return str(border["hex"]), str(border["side"])
 
 
-@needs_shared
 @pytest.mark.parametrize("terrain", TERRAINS)
 def test_borders_and_hazard_hexes(ref, terrain):
     raw = ref["terrains"][terrain]

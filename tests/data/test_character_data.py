@@ -1,4 +1,4 @@
-"""Characters, recruit trees and markers against ../shared/reference, value by value.
+"""Characters, recruit trees and markers against the shared reference, value by value.
 
 RULES §1.1 (chart), §1.3 (Titan), §1.4 (markers), §1.6 (starting legion), §6.3–§6.4.
 """
@@ -17,7 +17,7 @@ from engine.characters import (
 )
 from engine.markers import COLOURS, marker_colour, marker_name
 from engine.muster import RECRUIT_TREES, TOWER_RULES, Qualifier
-from tests.shared import needs_shared, reference
+from tests.shared import reference
 
 #: Spellings of the reference data that the engine writes otherwise.
 HAZARD_NAMES = {"Brambles": "Bramble"}
@@ -35,13 +35,11 @@ def recruits():
     return reference("recruits")["terrains"]
 
 
-@needs_shared
 def test_the_same_24_characters(creatures):
     assert sorted(raw["name"] for raw in creatures["creatures"]) == sorted(CHARACTERS)
     assert len(CHARACTERS) == 24
 
 
-@needs_shared
 @pytest.mark.parametrize("name", sorted(CHARACTERS))
 def test_every_value_of_every_character(creatures, name):
     [raw] = [r for r in creatures["creatures"] if r["name"] == name]
@@ -53,12 +51,10 @@ def test_every_value_of_every_character(creatures, name):
     assert ours.native == frozenset(HAZARD_NAMES.get(h, h) for h in raw["native"])
 
 
-@needs_shared
 def test_native_vocabulary(creatures):
     assert {HAZARD_NAMES.get(h, h) for h in creatures["native_vocabulary"]} == NATIVE_HAZARDS
 
 
-@needs_shared
 def test_starting_legion_and_titan_growth(creatures):
     assert list(STARTING_LEGION) == creatures["starting_legion"]
     titan = creatures["titan"]
@@ -67,7 +63,6 @@ def test_starting_legion_and_titan_growth(creatures):
     assert titan["teleport_at_score"] == TITAN_TELEPORT_SCORE
 
 
-@needs_shared
 def test_recruit_trees_in_order_with_their_numbers(recruits):
     ordinary = {t: raw for t, raw in recruits.items() if not raw["special"]}
     assert sorted(ordinary) == sorted(RECRUIT_TREES)
@@ -84,7 +79,6 @@ def _as_reference(q: Qualifier) -> dict[str, object]:
     return {"kind": q.kind.value, "same_type": q.same_type, "count": q.count}
 
 
-@needs_shared
 def test_tower_rules(recruits):
     tower = recruits["Tower"]
     assert tower["special"] is True
@@ -93,7 +87,6 @@ def test_tower_rules(recruits):
     assert ours == tower["demilords"]
 
 
-@needs_shared
 def test_markers_six_colours_of_twelve_in_order():
     ref = reference("markers")
     assert [(c.name, c.abbrev) for c in COLOURS] == [

@@ -1,4 +1,4 @@
-"""engine.masterboard against ../shared/reference/masterboard.json, value by value (RULES §2)."""
+"""engine.masterboard against the shared reference masterboard.json, value by value (RULES §2)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import pytest
 
 from engine.battleland import attacker_edge, defender_edge
 from engine.masterboard import ENTRY_SIDES, LANDS, TOWER_ENTRY_SIDE, TOWERS, Sign, land
-from tests.shared import SHARED, needs_shared, reference
+from tests.shared import SHARED, reference
 
 ALL = sorted(LANDS)
 
@@ -24,7 +24,6 @@ def ref_lands(ref):
     return {raw["number"]: raw for raw in ref["lands"]}
 
 
-@needs_shared
 def test_land_count_towers_and_terrain_counts(ref, ref_lands):
     assert ref["land_count"] == len(LANDS) == 96
     assert sorted(ref_lands) == ALL
@@ -32,13 +31,11 @@ def test_land_count_towers_and_terrain_counts(ref, ref_lands):
     assert ref["terrain_counts"] == dict(Counter(lnd.terrain for lnd in LANDS.values()))
 
 
-@needs_shared
 def test_grid_fits(ref):
     width, height = ref["grid"]["width"], ref["grid"]["height"]
     assert all(0 <= lnd.x < width and 0 <= lnd.y < height for lnd in LANDS.values())
 
 
-@needs_shared
 @pytest.mark.parametrize("number", ALL)
 def test_land_geometry(ref_lands, number):
     raw, lnd = ref_lands[number], land(number)
@@ -50,14 +47,12 @@ def test_land_geometry(ref_lands, number):
     assert list(lnd.neighbours) == raw["neighbours"]
 
 
-@needs_shared
 @pytest.mark.parametrize("number", ALL)
 def test_land_exits_in_order(ref_lands, number):
     got = [{"to": e.to, "type": e.sign.value, "side": e.side} for e in land(number).exits]
     assert got == ref_lands[number]["exits"]
 
 
-@needs_shared
 @pytest.mark.parametrize("number", ALL)
 def test_land_entrances_derived_from_exits(ref_lands, number):
     here = land(number)
@@ -71,7 +66,6 @@ def test_land_entrances_derived_from_exits(ref_lands, number):
     assert sorted(got, key=key) == sorted(ref_lands[number]["entrances"], key=key)
 
 
-@needs_shared
 @pytest.mark.parametrize("number", ALL)
 def test_land_battle_entry(ref_lands, number):
     lnd = land(number)
@@ -143,7 +137,6 @@ def _rules_table():
     }
 
 
-@needs_shared
 def test_rules_2_7_table_whole():
     table = _rules_table()
     assert sorted(table) == ALL

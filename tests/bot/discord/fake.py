@@ -2,14 +2,23 @@
 
 The real, unmodified bot logs in, syncs its commands and connects to the gateway, which
 sends HELLO, READY and GUILD_CREATE and answers heartbeats. A test pushes interactions
-(slash commands, autocomplete, button clicks) and mentions, then reads what the bot sent
-from :attr:`FakeDiscord.requests` and :attr:`FakeDiscord.messages`.
+(slash commands, autocomplete, button clicks; in the game channel, another channel or a
+thread) and mentions, then reads what the bot sent from :attr:`FakeDiscord.requests`,
+:attr:`FakeDiscord.messages` and :attr:`FakeDiscord.channels`.
 
-Strict like Discord: an acknowledgement later than 3 s is refused (10062), a second one
-too (40060); files over 10 MiB are refused (40005); users whose DMs are closed refuse DMs
-(403, 50007). A follow-up right after a deferred ("thinking") response edits it instead
-of creating a message, and only a *created* message notifies the users it may mention.
-Every request is recorded with its time; every refusal also in :attr:`rejected`.
+Strict like Discord (the rules are in :mod:`~tests.bot.discord.routes`,
+:mod:`~tests.bot.discord.channels` and :mod:`~tests.bot.discord.limits`): acknowledgements
+within 3 s and once; tokens for 15 minutes; messages, embeds, components, autocomplete
+choices and command trees within Discord's limits; files within 10 MiB; the bot's
+permissions in each channel; closed DMs refused (403, 50007); an enforced nonce posts
+once. A follow-up right after a deferred ("thinking") response edits it instead of
+creating a message, and only a *created* message notifies the users it may mention.
+
+A test controls time (:meth:`FakeDiscord.advance`, or an injected clock) and trouble:
+rate limits (:meth:`~FakeDiscord.rate_limit`), server errors (:meth:`~FakeDiscord.fail`),
+DM refusals (:meth:`~FakeDiscord.refuse_dms`), permissions
+(:meth:`~FakeDiscord.set_permissions`). Every request is recorded with its time; every
+refusal also in :attr:`rejected` (those a test asked for marked ``injected``).
 """
 
 from __future__ import annotations
@@ -19,33 +28,61 @@ import itertools
 import json
 import re
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
+import aiohttp
 from aiohttp import WSMsgType, web
 
+from tests.bot.discord import channels as c
 from tests.bot.discord import payloads as p
-from tests.bot.discord.records import EPHEMERAL, SILENT, Pushed, Request, Sent
+from tests.bot.discord.records import (
+    DM,
+    EPHEMERAL,
+    SILENT,
+    TEXT,
+    Channel,
+    Pushed,
+    Request,
+    Sent,
+    Trouble,
+)
 from tests.bot.discord.routes import route
 
 T = TypeVar("T")
-__all__ = ["EPHEMERAL", "SILENT", "FakeDiscord", "Pushed", "Request", "Sent"]
+DISCORD_EPOCH = 1_420_070_400_000
+"""Milliseconds from 1970 to 2015, where snowflakes count from."""
+__all__ = ["EPHEMERAL", "SILENT", "Channel", "FakeDiscord", "Pushed", "Request", "Sent"]
+DM_REFUSALS = {
+    50007: "Cannot send messages to this user",
+    50278: "Cannot send messages to this user due to having no mutual guilds",
+    50001: "Missing Access",
+    50013: "Missing Permissions",
+}
 
 
 class FakeDiscord:
     """The fake: start it, point discord.py at :attr:`base` and :attr:`gateway`."""
 
-    def __init__(self, token: str = "fake-token") -> None:
+    def __init__(self, token: str = "fake-token", clock: Callable[[], float] | None = None) -> None:
         self.token = token
         self.requests: list[Request] = []
         self.rejected: list[Request] = []
         self.messages: dict[int, Sent] = {}
         self.interactions: dict[int, Pushed] = {}
         self.commands: dict[str, list[Any]] = {}
+        self.channels: dict[int, Channel] = {
+            p.CHANNEL_ID: Channel(p.CHANNEL_ID, TEXT, "titan", permissions=p.APP_PERMISSIONS)
+        }
         self.dms_closed: set[int] = set()
         self.dm_channels: dict[int, int] = {}
+        self.nonces: dict[tuple[int, str], tuple[int, float]] = {}
+        self.troubles: list[Trouble] = []
         self.identified: list[dict[str, Any]] = []
-        self._ids = itertools.count(800_000_000_000_000_000)
+        self._clock = clock or time.monotonic
+        self._offset = 0.0
+        self._later: list[tuple[str, Any]] = []
+        self._last_id = 0
         self._seq = itertools.count(1)
         self._socket: web.WebSocketResponse | None = None
         self._runner: web.AppRunner | None = None
@@ -53,7 +90,7 @@ class FakeDiscord:
 
     # --- running ---------------------------------------------------------------------------
     async def start(self) -> None:
-        app = web.Application(client_max_size=30 * 1024 * 1024)
+        app = web.Application(client_max_size=60 * 1024 * 1024)
         app.router.add_get("/gateway", self._gateway)
         app.router.add_route("*", "/api/v10/{tail:.*}", self._rest)
         self._runner = web.AppRunner(app)
@@ -71,7 +108,20 @@ class FakeDiscord:
             await self._runner.cleanup()
 
     def next_id(self) -> int:
-        return next(self._ids)
+        """A new snowflake, made at Discord's time on the wall clock (so discord.py's
+        ``created_at`` and ``Interaction.is_expired`` see a fresh object as fresh)."""
+        millis = int((time.time() + self._offset) * 1000) - DISCORD_EPOCH
+        self._last_id = max(self._last_id + 1, millis << 22)
+        return self._last_id
+
+    def now(self) -> float:
+        """Discord's time: the clock plus every :meth:`advance`."""
+        return self._clock() + self._offset
+
+    def advance(self, seconds: float) -> None:
+        """Let ``seconds`` pass for Discord at once (acknowledgement windows, token lives,
+        nonce windows), without waiting."""
+        self._offset += seconds
 
     # --- the gateway -----------------------------------------------------------------------
     async def _gateway(self, request: web.Request) -> web.WebSocketResponse:
@@ -92,10 +142,17 @@ class FakeDiscord:
                 self.identified.append(frame["d"])
                 self._socket = socket
                 await self.dispatch("READY", p.ready(self.gateway))
-                await self.dispatch("GUILD_CREATE", p.guild())
+                await self.dispatch("GUILD_CREATE", self._guild())
         if self._socket is socket:
             self._socket = None
         return socket
+
+    def _guild(self) -> dict[str, Any]:
+        texts = [x for x in self.channels.values() if x.kind == TEXT]
+        threads = [x for x in self.channels.values() if x.thread and not x.archived]
+        return p.guild(
+            [c.channel_json(self, x) for x in texts], [c.channel_json(self, x) for x in threads]
+        )
 
     async def drop(self, code: int) -> None:
         """Close the bot's gateway connection with ``code`` (4004: authentication failed)."""
@@ -107,28 +164,59 @@ class FakeDiscord:
             raise AssertionError("no bot is connected to the gateway")
         await self._socket.send_json({"op": 0, "t": event, "s": next(self._seq), "d": data})
 
+    def later(self, event: str, data: Any) -> None:
+        """Send ``event`` to the connected bot once the current request is answered."""
+        self._later.append((event, data))
+
     # --- what a test does ------------------------------------------------------------------
-    async def push(self, kind: int, user: int, data: dict[str, Any], **extra: Any) -> Pushed:
-        """Send an interaction to the bot, as Discord would."""
-        permissions = extra.pop("permissions", p.PLAYER)
-        pushed = Pushed(self.next_id(), f"token-{self.next_id()}", kind, user, time.monotonic())
-        payload = p.interaction(pushed.id, pushed.token, kind, user, data, permissions) | extra
+    async def push(
+        self,
+        kind: int,
+        user: int,
+        data: dict[str, Any],
+        *,
+        channel: int = p.CHANNEL_ID,
+        permissions: int = p.PLAYER,
+        **extra: Any,
+    ) -> Pushed:
+        """Send an interaction in ``channel`` (a text channel or a thread) to the bot, as
+        Discord would: with the bot's permissions there as ``app_permissions``."""
+        place = self.channels[channel]
+        pushed = Pushed(self.next_id(), f"token-{self.next_id()}", kind, user, self.now())
+        pushed.channel = channel
+        payload = p.interaction(
+            pushed.id,
+            pushed.token,
+            kind,
+            user,
+            data,
+            permissions,
+            place=c.channel_json(self, place),
+            app_permissions=c.bot_permissions(self, place),
+        )
         if "message" in extra:
             pushed.message = int(extra["message"]["id"])
         self.interactions[pushed.id] = pushed
-        await self.dispatch("INTERACTION_CREATE", payload)
+        await self.dispatch("INTERACTION_CREATE", payload | extra)
         return pushed
 
     async def slash(
-        self, user: int, *path: str, permissions: int = p.PLAYER, **options: object
+        self,
+        user: int,
+        *path: str,
+        permissions: int = p.PLAYER,
+        channel: int = p.CHANNEL_ID,
+        **options: object,
     ) -> Pushed:
         """A slash command: ``slash(user, "titan", "lobby", "new", players=2)``."""
         data = p.command_data(path, options, None)
-        return await self.push(2, user, data, permissions=permissions)
+        return await self.push(2, user, data, permissions=permissions, channel=channel)
 
-    async def autocomplete(self, user: int, *path: str, focus: str, **options: object) -> Pushed:
+    async def autocomplete(
+        self, user: int, *path: str, focus: str, channel: int = p.CHANNEL_ID, **options: object
+    ) -> Pushed:
         """Typing in option ``focus`` of a command: the bot answers with choices."""
-        return await self.push(4, user, p.command_data(path, options, focus))
+        return await self.push(4, user, p.command_data(path, options, focus), channel=channel)
 
     async def click(
         self, user: int, message: Sent, custom_id: str, values: list[str] | None = None
@@ -137,31 +225,73 @@ class FakeDiscord:
         data: dict[str, Any] = {"custom_id": custom_id, "component_type": 2}
         if values is not None:
             data |= {"component_type": 3, "values": values}
-        return await self.push(3, user, data, message=self.message_json(message))
+        clicked = self.message_json(message)
+        return await self.push(3, user, data, channel=message.channel, message=clicked)
 
-    async def mention(self, user: int, text: str) -> None:
-        """A message in the channel mentioning the bot (its content is delivered)."""
-        message = {
-            "id": str(self.next_id()),
-            "channel_id": str(p.CHANNEL_ID),
-            "guild_id": str(p.GUILD_ID),
-            "author": p.user(user),
-            "member": {k: v for k, v in p.member(user).items() if k != "user"},
-            "content": f"<@{p.BOT_ID}> {text}",
-            "timestamp": p.STAMP,
-            "edited_timestamp": None,
-            "tts": False,
-            "mention_everyone": False,
-            "mentions": [p.user(p.BOT_ID)],
-            "mention_roles": [],
-            "attachments": [],
-            "embeds": [],
-            "pinned": False,
-            "type": 0,
-            "flags": 0,
-        }
+    async def mention(self, user: int, text: str, channel: int = p.CHANNEL_ID) -> None:
+        """A message in ``channel`` mentioning the bot (its content is delivered)."""
+        content = f"<@{p.BOT_ID}> {text}"
+        message = p.guild_message(self.next_id(), channel, user, content, [p.user(p.BOT_ID)])
         await self.dispatch("MESSAGE_CREATE", message)
 
+    # --- the world a test sets up ----------------------------------------------------------
+    async def add_channel(self, name: str, permissions: int = p.APP_PERMISSIONS) -> Channel:
+        """A further text channel of the guild (announced to a connected bot)."""
+        made = Channel(self.next_id(), TEXT, name, permissions=permissions)
+        self.channels[made.id] = made
+        if self._socket is not None:
+            await self.dispatch("CHANNEL_CREATE", c.channel_json(self, made))
+        return made
+
+    async def set_permissions(self, channel: int, permissions: int) -> None:
+        """What the bot may do in text channel ``channel`` (and its threads) from now on: the
+        next interactions' ``app_permissions``, the channel's overwrite for the bot (sent to
+        a connected bot as CHANNEL_UPDATE) and what the fake allows."""
+        place = self.channels[channel]
+        if place.kind != TEXT:
+            raise ValueError("permissions are set on text channels; threads inherit them")
+        place.permissions = permissions
+        if self._socket is not None:
+            await self.dispatch("CHANNEL_UPDATE", c.channel_json(self, place))
+
+    def dm_channel(self, user: int) -> Channel:
+        """The DM channel with ``user`` (made when first asked for)."""
+        number = self.dm_channels.setdefault(user, self.next_id())
+        return self.channels.setdefault(number, Channel(number, DM, recipient=user))
+
+    def rate_limit(
+        self,
+        method: str,
+        pattern: str,
+        times: int = 1,
+        retry_after: float = 0.01,
+        scope: str = "user",
+    ) -> None:
+        """The next ``times`` requests matching ``method`` and ``pattern`` answer 429, with
+        ``retry_after`` and the headers discord.py reads (``scope`` "global": the global
+        limit)."""
+        bucket = f"fake-bucket-{len(self.troubles)}"
+        body, headers = p.rate_limited(retry_after, scope, bucket)
+        self.troubles.append(Trouble(method, pattern, times, 429, body, headers))
+
+    def fail(self, method: str, pattern: str, status: int = 500, times: int = 1) -> None:
+        """The next ``times`` requests matching ``method`` and ``pattern`` fail with the
+        server error ``status`` (discord.py retries 500, 502, 504 itself, after a second)."""
+        body = {"message": f"{status}: Server Error", "code": 0}
+        self.troubles.append(Trouble(method, pattern, times, status, body))
+
+    def refuse_dms(
+        self, user: int, code: int = 50278, times: int | None = None, status: int = 403
+    ) -> None:
+        """DMs to ``user`` are refused with ``code`` (``times`` times, or until further
+        notice): refusals other than "DMs closed" (50007, see :attr:`dms_closed`)."""
+        channel = self.dm_channel(user).id
+        body = {"code": code, "message": DM_REFUSALS.get(code, "Forbidden")}
+        self.troubles.append(
+            Trouble("POST", rf"^channels/{channel}/messages$", times, status, body)
+        )
+
+    # --- what a test reads -----------------------------------------------------------------
     async def wait_for(self, probe: Callable[[], T | None], timeout: float = 5.0) -> T:
         """Poll ``probe`` until it returns something truthy (bounded by ``timeout``)."""
         deadline = time.monotonic() + timeout
@@ -202,48 +332,72 @@ class FakeDiscord:
         channel = self.dm_channels.get(user)
         return [m for m in self.messages.values() if channel is not None and m.channel == channel]
 
+    def in_channel(self, channel: int) -> list[Sent]:
+        """The messages of ``channel`` (a text channel, thread or DM), oldest first."""
+        return [m for m in self.messages.values() if m.channel == channel and not m.deleted]
+
+    def threads(self, parent: int = p.CHANNEL_ID) -> list[Channel]:
+        """The threads of text channel ``parent``, oldest first."""
+        return [x for x in self.channels.values() if x.thread and x.parent == parent]
+
     def paths(self, method: str, pattern: str) -> list[Request]:
         return [r for r in self.requests if r.method == method and re.search(pattern, r.path)]
 
     def message_json(self, message: Sent) -> dict[str, Any]:
-        attachments = [
-            {"id": str(i), "filename": name, "size": len(data), "url": "", "proxy_url": ""}
-            for i, (name, data) in enumerate(message.files)
-        ]
-        return {
-            "id": str(message.id),
-            "channel_id": str(message.channel),
-            "author": p.user(p.BOT_ID),
-            "content": message.content,
-            "timestamp": p.STAMP,
-            "edited_timestamp": None,
-            "tts": False,
-            "mention_everyone": False,
-            "mentions": [],
-            "mention_roles": [],
-            "attachments": attachments,
-            "embeds": [],
-            "pinned": False,
-            "type": 0,
-            "flags": message.flags,
-            "components": message.components,
-            "webhook_id": str(p.APP_ID),
-            "application_id": str(p.APP_ID),
-        }
+        return c.message_json(self, message)
+
+    async def call(
+        self,
+        method: str,
+        path: str,
+        body: Any = None,
+        files: Sequence[tuple[str, bytes]] = (),
+    ) -> tuple[int, Any, dict[str, str]]:
+        """Make a request as the bot could (for what discord.py would not let a test send):
+        the status, the JSON answer (None if empty) and the headers."""
+        headers = {"Authorization": f"Bot {self.token}"}
+        data: Any = None
+        if files:
+            data = aiohttp.FormData(quote_fields=False)
+            data.add_field("payload_json", json.dumps(body or {}))
+            for i, (name, content) in enumerate(files):
+                data.add_field(f"files[{i}]", content, filename=name)
+        elif body is not None:
+            data, headers["Content-Type"] = json.dumps(body), "application/json"
+        async with (
+            aiohttp.ClientSession() as session,
+            session.request(method, f"{self.base}/{path}", data=data, headers=headers) as answer,
+        ):
+            text = await answer.text()
+            return answer.status, json.loads(text) if text else None, dict(answer.headers)
 
     # --- REST ------------------------------------------------------------------------------
     async def _rest(self, request: web.Request) -> web.Response:
         body, files = await _read(request)
-        record = Request(time.monotonic(), request.method, request.match_info["tail"], body, files)
+        path = request.match_info["tail"]
+        record = Request(time.monotonic(), request.method, path, body, files, clock=self.now())
         self.requests.append(record)
-        status, answer = route(self, record, request.headers.get("Authorization"))
+        trouble = next((t for t in self.troubles if t.matches(record.method, path)), None)
+        headers = {"Content-Type": "application/json"}
+        if trouble is not None:
+            trouble.use()
+            status, answer = trouble.status, trouble.body
+            record.injected = True
+            headers |= trouble.headers
+        else:
+            self._later = []
+            try:
+                status, answer = route(self, record, request.headers.get("Authorization"))
+            except Exception as exc:  # a fault of the fake: refuse loudly, not with a retried 500
+                status, answer = 400, {"code": 0, "message": f"the fake Discord failed: {exc!r}"}
+            for event, data in self._later if status < 400 and self._socket else []:
+                await self.dispatch(event, data)
         record.status, record.answer = status, answer
         if status >= 400:
             self.rejected.append(record)
-        body = b"" if answer is None else json.dumps(answer).encode()
+        payload = b"" if answer is None else json.dumps(answer).encode()
         # Exactly "application/json": discord.py does not parse JSON with a charset.
-        headers = {"Content-Type": "application/json"}
-        return web.Response(status=status, body=body, headers=headers)
+        return web.Response(status=status, body=payload, headers=headers)
 
 
 async def _read(request: web.Request) -> tuple[Any, list[tuple[str, bytes]]]:

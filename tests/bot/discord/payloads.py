@@ -1,21 +1,34 @@
-"""Discord JSON objects for the fake Discord: users, members, the guild, interactions."""
+"""Discord JSON objects for the fake Discord: users, members, channels, threads, the guild,
+interactions; and the permission bits the fake enforces."""
 
 from __future__ import annotations
 
+import math
+import time
 from typing import Any
 
 APP_ID = 700_000_000_000_000_001
 BOT_ID = APP_ID
 OWNER_ID = 700_000_000_000_000_009
 GUILD_ID = 700_000_000_000_000_100
+BOT_ROLE_ID = 700_000_000_000_000_101
 CHANNEL_ID = 700_000_000_000_000_200
 STAMP = "2024-01-01T00:00:00.000000+00:00"
 UPLOAD_LIMIT = 10 * 1024 * 1024
+"""Bytes one file may have."""
+REQUEST_UPLOAD_LIMIT = 25 * 1024 * 1024
+"""Bytes all the files of one request may have."""
 
 VIEW, SEND, MANAGE_CHANNELS, COMMANDS = 1 << 10, 1 << 11, 1 << 4, 1 << 31
+EMBED_LINKS, ATTACH_FILES, READ_HISTORY = 1 << 14, 1 << 15, 1 << 16
+MANAGE_THREADS, CREATE_PUBLIC_THREADS, CREATE_PRIVATE_THREADS = 1 << 34, 1 << 35, 1 << 36
+SEND_IN_THREADS = 1 << 38
 PLAYER = VIEW | SEND | COMMANDS
 ORGANISER = PLAYER | MANAGE_CHANNELS
-APP_PERMISSIONS = 117760 | COMMANDS
+INVITE = VIEW | SEND | EMBED_LINKS | ATTACH_FILES | READ_HISTORY
+"""What the README's invite grants the bot (117760)."""
+APP_PERMISSIONS = INVITE | COMMANDS
+"""The bot's permissions in the guild (its role), and in a channel unless a test sets them."""
 
 
 def user(uid: int) -> dict[str, Any]:
@@ -43,23 +56,87 @@ def member(uid: int, permissions: int = PLAYER) -> dict[str, Any]:
     }
 
 
-def channel() -> dict[str, Any]:
+def text_channel(
+    cid: int = CHANNEL_ID, name: str = "titan", permissions: int = APP_PERMISSIONS
+) -> dict[str, Any]:
+    """A text channel of the guild where the bot has ``permissions`` (an overwrite for the
+    bot's member says what differs from its role's)."""
     return {
-        "id": str(CHANNEL_ID),
+        "id": str(cid),
         "type": 0,
         "guild_id": str(GUILD_ID),
-        "name": "titan",
+        "name": name,
         "position": 0,
-        "permission_overwrites": [],
+        "permission_overwrites": overwrites(permissions),
         "nsfw": False,
         "parent_id": None,
         "topic": None,
         "last_message_id": None,
         "rate_limit_per_user": 0,
+        "default_auto_archive_duration": 1440,
     }
 
 
-def guild() -> dict[str, Any]:
+def channel() -> dict[str, Any]:
+    """The guild's game channel, as it is when a test has changed nothing."""
+    return text_channel()
+
+
+def overwrites(permissions: int) -> list[dict[str, Any]]:
+    """The bot member's overwrite giving it ``permissions`` instead of its role's."""
+    if permissions == APP_PERMISSIONS:
+        return []
+    allow, deny = permissions & ~APP_PERMISSIONS, APP_PERMISSIONS & ~permissions
+    return [{"id": str(BOT_ID), "type": 1, "allow": str(allow), "deny": str(deny)}]
+
+
+def thread(
+    tid: int,
+    parent: int,
+    name: str,
+    *,
+    kind: int = 11,
+    owner: int = BOT_ID,
+    archived: bool = False,
+    locked: bool = False,
+    auto_archive: int = 1440,
+) -> dict[str, Any]:
+    """A thread (``kind`` 11 public, 12 private) of the text channel ``parent``."""
+    metadata: dict[str, Any] = {
+        "archived": archived,
+        "auto_archive_duration": auto_archive,
+        "archive_timestamp": STAMP,
+        "locked": locked,
+        "create_timestamp": STAMP,
+    }
+    if kind == 12:
+        metadata["invitable"] = True
+    return {
+        "id": str(tid),
+        "type": kind,
+        "guild_id": str(GUILD_ID),
+        "parent_id": str(parent),
+        "owner_id": str(owner),
+        "name": name,
+        "last_message_id": None,
+        "message_count": 0,
+        "member_count": 1,
+        "rate_limit_per_user": 0,
+        "flags": 0,
+        "total_message_sent": 0,
+        "thread_metadata": metadata,
+    }
+
+
+def dm_channel(cid: int, uid: int) -> dict[str, Any]:
+    return {"id": str(cid), "type": 1, "recipients": [user(uid)], "last_message_id": None}
+
+
+def guild(
+    channels: list[dict[str, Any]] | None = None, threads: list[dict[str, Any]] | None = None
+) -> dict[str, Any]:
+    """GUILD_CREATE's guild: its channels (the game channel unless given), active threads,
+    the @everyone role and the bot's own role, which gives it :data:`APP_PERMISSIONS`."""
     everyone = {
         "id": str(GUILD_ID),
         "name": "@everyone",
@@ -71,19 +148,28 @@ def guild() -> dict[str, Any]:
         "mentionable": False,
         "flags": 0,
     }
+    mine = everyone | {
+        "id": str(BOT_ROLE_ID),
+        "name": "titanbot",
+        "permissions": str(APP_PERMISSIONS),
+        "position": 1,
+        "managed": True,
+        "tags": {"bot_id": str(BOT_ID)},
+    }
+    bot = member(BOT_ID, APP_PERMISSIONS) | {"roles": [str(BOT_ROLE_ID)]}
     return {
         "id": str(GUILD_ID),
         "name": "Titan Club",
         "icon": None,
         "owner_id": str(OWNER_ID),
-        "roles": [everyone],
+        "roles": [everyone, mine],
         "emojis": [],
         "stickers": [],
         "features": [],
         "member_count": 1,
-        "members": [member(BOT_ID, APP_PERMISSIONS)],
-        "channels": [channel()],
-        "threads": [],
+        "members": [bot],
+        "channels": [channel()] if channels is None else channels,
+        "threads": threads or [],
         "presences": [],
         "voice_states": [],
         "large": False,
@@ -98,6 +184,56 @@ def guild() -> dict[str, Any]:
         "nsfw_level": 0,
         "system_channel_flags": 0,
     }
+
+
+def guild_message(
+    mid: int, cid: int, uid: int, content: str, mentions: list[dict[str, Any]]
+) -> dict[str, Any]:
+    """A message ``uid`` wrote in channel ``cid`` of the guild (as MESSAGE_CREATE has it)."""
+    return {
+        "id": str(mid),
+        "channel_id": str(cid),
+        "guild_id": str(GUILD_ID),
+        "author": user(uid),
+        "member": {k: v for k, v in member(uid).items() if k != "user"},
+        "content": content,
+        "timestamp": STAMP,
+        "edited_timestamp": None,
+        "tts": False,
+        "mention_everyone": False,
+        "mentions": mentions,
+        "mention_roles": [],
+        "attachments": [],
+        "embeds": [],
+        "pinned": False,
+        "type": 0,
+        "flags": 0,
+    }
+
+
+def rate_limited(
+    retry_after: float, scope: str, bucket: str
+) -> tuple[dict[str, Any], dict[str, str]]:
+    """A 429's body and headers: ``Via`` (without it discord.py takes a 429 for a ban by
+    Cloudflare), ``Retry-After`` and the ``X-RateLimit-*`` headers of bucket ``bucket``."""
+    body = {
+        "message": "You are being rate limited.",
+        "retry_after": retry_after,
+        "global": scope == "global",
+    }
+    headers = {
+        "Via": "1.1 google",
+        "Retry-After": str(math.ceil(retry_after)),
+        "X-RateLimit-Limit": "5",
+        "X-RateLimit-Remaining": "0",
+        "X-RateLimit-Reset": f"{time.time() + retry_after:.3f}",
+        "X-RateLimit-Reset-After": f"{retry_after:.3f}",
+        "X-RateLimit-Bucket": bucket,
+        "X-RateLimit-Scope": scope,
+    }
+    if scope == "global":
+        headers["X-RateLimit-Global"] = "true"
+    return body, headers
 
 
 def ready(session_gateway: str) -> dict[str, Any]:
@@ -171,8 +307,19 @@ def command_data(
 
 
 def interaction(
-    iid: int, token: str, kind: int, uid: int, data: dict[str, Any], permissions: int = PLAYER
+    iid: int,
+    token: str,
+    kind: int,
+    uid: int,
+    data: dict[str, Any],
+    permissions: int = PLAYER,
+    *,
+    place: dict[str, Any] | None = None,
+    app_permissions: int = APP_PERMISSIONS,
 ) -> dict[str, Any]:
+    """An interaction of ``uid`` (with ``permissions``) in the channel or thread ``place``
+    (the game channel unless given), where the bot has ``app_permissions``."""
+    place = channel() if place is None else place
     return {
         "id": str(iid),
         "application_id": str(APP_ID),
@@ -180,10 +327,10 @@ def interaction(
         "token": token,
         "version": 1,
         "guild_id": str(GUILD_ID),
-        "channel_id": str(CHANNEL_ID),
-        "channel": channel(),
+        "channel_id": place["id"],
+        "channel": place,
         "member": member(uid, permissions),
-        "app_permissions": str(APP_PERMISSIONS),
+        "app_permissions": str(app_permissions),
         "locale": "en-US",
         "guild_locale": "en-US",
         "attachment_size_limit": UPLOAD_LIMIT,

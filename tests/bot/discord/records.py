@@ -1,17 +1,30 @@
-"""What the fake Discord records: requests, messages and the interactions a test sent."""
+"""What the fake Discord records: requests, messages, channels, the interactions a test sent,
+and the refusals a test asked for."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from tests.bot.discord.payloads import CHANNEL_ID
+
 ACK_WINDOW = 3.0
 """Seconds within which an interaction must be acknowledged (else 10062)."""
-EPHEMERAL, SILENT = 1 << 6, 1 << 12
+TOKEN_LIFETIME = 15 * 60.0
+"""Seconds an interaction token lives: later follow-ups and edits are refused (50027)."""
+NONCE_WINDOW = 5 * 60.0
+"""Seconds within which a second post with the same enforced nonce returns the first."""
+EPHEMERAL, SILENT, HAS_THREAD = 1 << 6, 1 << 12, 1 << 5
+TEXT, DM, PUBLIC_THREAD, PRIVATE_THREAD = 0, 1, 11, 12
+THREADS = (PUBLIC_THREAD, PRIVATE_THREAD)
 
 
 @dataclass
 class Request:
+    """One request as the fake received it. ``at`` is the real monotonic time of arrival
+    (what waits for a quiet bot compare); ``clock`` the fake's own clock then."""
+
     at: float
     method: str
     path: str
@@ -19,6 +32,9 @@ class Request:
     files: list[tuple[str, bytes]]
     status: int = 200
     answer: Any = None
+    clock: float = 0.0
+    injected: bool = False
+    """Refused because a test asked for it (a 429, a server error, a DM refusal)."""
 
 
 @dataclass
@@ -36,6 +52,12 @@ class Sent:
     loading: bool = False
     edits: int = 0
     deleted: bool = False
+    embeds: list[Any] = field(default_factory=list)
+    file_ids: list[int] = field(default_factory=list)
+    """The attachments' ids, one per file (an edit names the attachments it keeps)."""
+    nonce: str | None = None
+    thread: int | None = None
+    """The thread started from this message."""
 
     @property
     def ephemeral(self) -> bool:
@@ -47,6 +69,29 @@ class Sent:
 
     def custom_ids(self) -> list[str]:
         return [c["custom_id"] for row in self.components for c in row.get("components", [])]
+
+
+@dataclass
+class Channel:
+    """A channel of the fake: the guild's text channels, their threads and DMs."""
+
+    id: int
+    kind: int
+    name: str = ""
+    parent: int | None = None
+    """A thread's channel."""
+    recipient: int | None = None
+    """A DM's user."""
+    permissions: int = 0
+    """What the bot may do in a text channel (a thread has its parent's)."""
+    owner: int | None = None
+    archived: bool = False
+    locked: bool = False
+    auto_archive: int = 1440
+
+    @property
+    def thread(self) -> bool:
+        return self.kind in THREADS
 
 
 @dataclass
@@ -63,3 +108,26 @@ class Pushed:
     acked_at: float | None = None
     original: int | None = None
     choices: list[Any] | None = None
+    channel: int = CHANNEL_ID
+
+
+@dataclass
+class Trouble:
+    """An answer a test asked for: the next ``times`` requests (every one: None) matching
+    ``method`` and the ``pattern`` (searched in the path) get ``status``, ``body`` and
+    ``headers``."""
+
+    method: str
+    pattern: str
+    times: int | None
+    status: int
+    body: Any
+    headers: dict[str, str] = field(default_factory=dict)
+
+    def matches(self, method: str, path: str) -> bool:
+        due = self.times is None or self.times > 0
+        return due and method == self.method and re.search(self.pattern, path) is not None
+
+    def use(self) -> None:
+        if self.times is not None:
+            self.times -= 1

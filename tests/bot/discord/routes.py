@@ -1,36 +1,60 @@
-"""The fake Discord's REST routes and their rules (see :mod:`tests.bot.discord.fake`)."""
+"""The fake Discord's REST routes, and the rules of interactions and commands (see
+:mod:`tests.bot.discord.fake`; the channel routes are in :mod:`tests.bot.discord.channels`).
+
+An interaction is acknowledged once (40060) within 3 s (10062), with a response its kind
+allows; its token then lives 15 minutes (follow-ups and edits after it: 401/50027). Every
+message, autocomplete answer and command tree is checked by :mod:`tests.bot.discord.limits`.
+"""
 
 from __future__ import annotations
 
 import re
-import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from tests.bot.discord import channels as c
 from tests.bot.discord import payloads as p
-from tests.bot.discord.records import ACK_WINDOW, EPHEMERAL, Pushed, Request, Sent
+from tests.bot.discord.limits import (
+    Answer,
+    Problems,
+    Refused,
+    check_choices,
+    check_commands,
+    check_message,
+    error,
+    refuse,
+    refuse_if,
+)
+from tests.bot.discord.records import ACK_WINDOW, EPHEMERAL, TOKEN_LIFETIME, Pushed, Request, Sent
 
 if TYPE_CHECKING:
     from tests.bot.discord.fake import FakeDiscord
 
-Answer = tuple[int, Any]
-LOADING, DEFER_UPDATE = 5, 6
-
-
-def error(status: int, code: int, message: str) -> Answer:
-    return status, {"code": code, "message": message}
+MESSAGE, LOADING, DEFER_UPDATE, UPDATE, CHOICES, MODAL = 4, 5, 6, 7, 8, 9
+COMMAND, COMPONENT, AUTOCOMPLETE, MODAL_SUBMIT = 2, 3, 4, 5
+#: The responses each kind of interaction may be given.
+RESPONSES = {
+    COMMAND: {MESSAGE, LOADING, MODAL},
+    COMPONENT: {MESSAGE, LOADING, DEFER_UPDATE, UPDATE, MODAL},
+    AUTOCOMPLETE: {CHOICES},
+    MODAL_SUBMIT: {MESSAGE, LOADING, DEFER_UPDATE, UPDATE},
+}
 
 
 def route(fake: FakeDiscord, request: Request, auth: str | None) -> Answer:
     """Answer one request: the first route whose pattern matches the method and path."""
-    if any(len(data) > p.UPLOAD_LIMIT for _, data in request.files):
+    sizes = [len(data) for _, data in request.files]
+    if any(size > p.UPLOAD_LIMIT for size in sizes) or sum(sizes) > p.REQUEST_UPLOAD_LIMIT:
         return error(413, 40005, "Request entity too large")
     for method, pattern, handler, authorised in ROUTES:
         found = re.fullmatch(pattern, request.path)
         if method == request.method and found:
             if authorised and auth != f"Bot {fake.token}":
                 return error(401, 0, "401: Unauthorized")
-            return handler(fake, request, *found.groups())
+            try:
+                return handler(fake, request, *found.groups())
+            except Refused as refusal:
+                return refusal.answer
     return error(404, 0, f"404: Not Found ({request.method} {request.path})")
 
 
@@ -43,12 +67,13 @@ def _application(fake: FakeDiscord, request: Request) -> Answer:
 
 
 def _commands(fake: FakeDiscord, request: Request, app: str, guild: str | None = None) -> Answer:
-    scope = guild or "global"
-    fake.commands[scope] = request.body
+    """Replace a scope's commands, unless any breaks a limit (then none is changed)."""
+    refuse_if(check_commands(request.body))
     made = [
         command | {"id": str(fake.next_id()), "application_id": app, "version": "1"}
         for command in request.body
     ]
+    fake.commands[guild or "global"] = made
     return 200, made
 
 
@@ -56,152 +81,140 @@ def _guild_commands(fake: FakeDiscord, request: Request, app: str, guild: str) -
     return _commands(fake, request, app, guild)
 
 
-def _interaction(fake: FakeDiscord, iid: str, token: str) -> Pushed | None:
-    pushed = fake.interactions.get(int(iid))
-    return pushed if pushed is not None and pushed.token == token else None
+def _listed(fake: FakeDiscord, request: Request, app: str, guild: str | None = None) -> Answer:
+    return 200, fake.commands.get(guild or "global", [])
 
 
+def _guild_listed(fake: FakeDiscord, request: Request, app: str, guild: str) -> Answer:
+    return _listed(fake, request, app, guild)
+
+
+# --- interactions -----------------------------------------------------------------------------
 def _callback(fake: FakeDiscord, request: Request, iid: str, token: str) -> Answer:
-    pushed = _interaction(fake, iid, token)
-    now = time.monotonic()
-    if pushed is None or now - pushed.at > ACK_WINDOW:
-        return error(404, 10062, "Unknown interaction")
+    pushed = fake.interactions.get(int(iid))
+    now = fake.now()
+    if pushed is None or pushed.token != token or now - pushed.at > ACK_WINDOW:
+        refuse(error(404, 10062, "Unknown interaction"))
     if pushed.ack is not None:
-        return error(400, 40060, "Interaction has already been acknowledged.")
+        refuse(error(400, 40060, "Interaction has already been acknowledged."))
     kind, data = request.body["type"], request.body.get("data") or {}
+    if kind not in RESPONSES.get(pushed.kind, set()):
+        problems = Problems()
+        message = f"Response type {kind} is invalid for interaction type {pushed.kind}"
+        problems.add(("type",), "INTERACTION_RESPONSE_TYPE_INVALID", message)
+        refuse_if(problems.answer())
+    _respond(fake, pushed, request, kind, data)
     pushed.ack, pushed.acked_at = kind, now
     resource: dict[str, Any] = {"type": kind}
-    if kind in (4, LOADING):
-        made = _create(fake, p.CHANNEL_ID, data, request.files, pushed.token)
-        made.loading = kind == LOADING
-        pushed.original = made.id
-        resource["message"] = fake.message_json(made)
-    elif kind in (DEFER_UPDATE, 7):
-        pushed.original = pushed.message
-        if kind == 7 and pushed.message is not None:
-            _edit(fake.messages[pushed.message], data, request.files)
-    elif kind == 8:
-        pushed.choices = data.get("choices", [])
-    flags = data.get("flags", 0)
+    if kind in (MESSAGE, LOADING) and pushed.original is not None:
+        resource["message"] = fake.message_json(fake.messages[pushed.original])
     about = {
         "id": iid,
         "type": pushed.kind,
         "response_message_loading": kind == LOADING,
-        "response_message_ephemeral": bool(flags & EPHEMERAL),
+        "response_message_ephemeral": bool(data.get("flags", 0) & EPHEMERAL),
     }
     if pushed.original is not None:
         about["response_message_id"] = str(pushed.original)
     return 200, {"interaction": about, "resource": resource}
 
 
-def _by_token(fake: FakeDiscord, token: str) -> Pushed | None:
-    return next((i for i in fake.interactions.values() if i.token == token), None)
+def _respond(fake: FakeDiscord, pushed: Pushed, request: Request, kind: int, data: Any) -> None:
+    """Carry out an acknowledgement (or refuse it, changing nothing)."""
+    if kind == MESSAGE:
+        refuse_if(check_message(data, len(request.files), ("data",)))
+    if kind in (MESSAGE, UPDATE):
+        _may_upload(fake, pushed, request)
+    if kind == UPDATE:
+        refuse_if(check_message(data, len(request.files), ("data",), creating=False))
+        if pushed.message is not None:
+            c.edit(fake, fake.messages[pushed.message], data, request.files)
+    if kind == CHOICES:
+        refuse_if(check_choices(data.get("choices", [])))
+        pushed.choices = data.get("choices", [])
+    if kind in (MESSAGE, LOADING):
+        made = c.create(fake, pushed.channel, data, request.files, pushed.token)
+        made.loading = kind == LOADING
+        pushed.original = made.id
+    elif kind in (DEFER_UPDATE, UPDATE):
+        pushed.original = pushed.message
+
+
+def _may_upload(fake: FakeDiscord, pushed: Pushed, request: Request) -> None:
+    """An answer's files need *Attach Files* in the interaction's channel (app_permissions)."""
+    if request.files:
+        c.need(fake, fake.channels[pushed.channel], p.ATTACH_FILES)
+
+
+def _live(fake: FakeDiscord, token: str) -> Pushed:
+    """The acknowledged interaction of ``token`` whose token has not expired."""
+    pushed = next((i for i in fake.interactions.values() if i.token == token), None)
+    if pushed is None:
+        refuse(error(404, 10015, "Unknown Webhook"))
+    if fake.now() - pushed.at > TOKEN_LIFETIME:
+        refuse(error(401, 50027, "Invalid Webhook Token"))
+    if pushed.ack is None or pushed.ack == CHOICES:
+        refuse(error(404, 10015, "Unknown Webhook"))
+    return pushed
 
 
 def _followup(fake: FakeDiscord, request: Request, app: str, token: str) -> Answer:
-    pushed = _by_token(fake, token)
-    if pushed is None or pushed.ack is None or pushed.ack == 8:
-        return error(404, 10015, "Unknown Webhook")
+    pushed = _live(fake, token)
+    refuse_if(check_message(request.body or {}, len(request.files)))
+    _may_upload(fake, pushed, request)
     original = fake.messages.get(pushed.original or 0)
     if pushed.ack == LOADING and original is not None and original.loading:
         # Deprecated but real: the first follow-up after a deferred response edits it.
-        _edit(original, request.body, request.files)
-        return 200, fake.message_json(original)
-    made = _create(fake, p.CHANNEL_ID, request.body, request.files, token)
+        return c.edit(fake, original, request.body, request.files)
+    made = c.create(fake, pushed.channel, request.body, request.files, token)
     return 200, fake.message_json(made)
 
 
-def _target(fake: FakeDiscord, token: str, mid: str) -> Sent | None:
-    pushed = _by_token(fake, token)
-    if pushed is None or pushed.ack is None:
-        return None
+def _target(fake: FakeDiscord, token: str, mid: str) -> tuple[Pushed, Sent]:
+    pushed = _live(fake, token)
     number = pushed.original if mid == "@original" else int(mid)
     message = fake.messages.get(number or 0)
-    return message if message is not None and not message.deleted else None
+    if message is None or message.deleted:
+        refuse(error(404, 10008, "Unknown Message"))
+    return pushed, message
+
+
+def _get(fake: FakeDiscord, request: Request, app: str, token: str, mid: str) -> Answer:
+    return 200, fake.message_json(_target(fake, token, mid)[1])
 
 
 def _patch(fake: FakeDiscord, request: Request, app: str, token: str, mid: str) -> Answer:
-    message = _target(fake, token, mid)
-    if message is None:
-        return error(404, 10008, "Unknown Message")
-    _edit(message, request.body, request.files)
-    return 200, fake.message_json(message)
+    pushed, message = _target(fake, token, mid)
+    refuse_if(check_message(request.body or {}, len(request.files), creating=False))
+    _may_upload(fake, pushed, request)
+    return c.edit(fake, message, request.body, request.files)
 
 
 def _delete(fake: FakeDiscord, request: Request, app: str, token: str, mid: str) -> Answer:
-    message = _target(fake, token, mid)
-    if message is None:
-        return error(404, 10008, "Unknown Message")
-    message.deleted = True
+    _target(fake, token, mid)[1].deleted = True
     return 204, None
 
 
-def _open_dm(fake: FakeDiscord, request: Request) -> Answer:
-    user = int(request.body["recipient_id"])
-    channel = fake.dm_channels.setdefault(user, fake.next_id())
-    return 200, {"id": str(channel), "type": 1, "recipients": [p.user(user)]}
-
-
-def _post(fake: FakeDiscord, request: Request, channel: str) -> Answer:
-    number = int(channel)
-    recipient = next((u for u, c in fake.dm_channels.items() if c == number), None)
-    if recipient is not None and recipient in fake.dms_closed:
-        return error(403, 50007, "Cannot send messages to this user")
-    if recipient is None and number != p.CHANNEL_ID:
-        return error(404, 10003, "Unknown Channel")
-    made = _create(fake, number, request.body, request.files, None)
-    if recipient is not None:
-        made.notified = (recipient,)
-    return 200, fake.message_json(made)
-
-
-def _create(
-    fake: FakeDiscord, channel: int, body: Any, files: list[tuple[str, bytes]], token: str | None
-) -> Sent:
-    body = body or {}
-    made = Sent(fake.next_id(), channel, body.get("content") or "", body.get("flags") or 0)
-    made.files, made.components, made.token = list(files), body.get("components") or [], token
-    made.notified = _notified(made, body.get("allowed_mentions"))
-    fake.messages[made.id] = made
-    return made
-
-
-def _notified(message: Sent, allowed: dict[str, Any] | None) -> tuple[int, ...]:
-    """Who a new message notifies: mentioned and allowed, unless ephemeral or silent."""
-    if message.ephemeral or message.silent:
-        return ()
-    mentioned = [int(u) for u in re.findall(r"<@!?(\d+)>", message.content)]
-    if allowed is None or "users" in allowed.get("parse", []):
-        return tuple(mentioned)
-    listed = {int(u) for u in allowed.get("users", [])}
-    return tuple(u for u in mentioned if u in listed)
-
-
-def _edit(message: Sent, body: Any, files: list[tuple[str, bytes]]) -> None:
-    """Edit a message: an edit never notifies anyone."""
-    body = body or {}
-    if "content" in body:
-        message.content = body["content"] or ""
-    if "components" in body:
-        message.components = body["components"] or []
-    if files:
-        message.files = list(files)
-    elif body.get("attachments") == []:
-        message.files = []
-    message.loading = False
-    message.edits += 1
-
-
 Handler = Callable[..., Answer]
+MESSAGE_ID = r"(@original|\d+)"
 ROUTES: list[tuple[str, str, Handler, bool]] = [
     ("GET", r"users/@me", _me, True),
     ("GET", r"oauth2/applications/@me", _application, True),
     ("PUT", r"applications/(\d+)/commands", _commands, True),
     ("PUT", r"applications/(\d+)/guilds/(\d+)/commands", _guild_commands, True),
+    ("GET", r"applications/(\d+)/commands", _listed, True),
+    ("GET", r"applications/(\d+)/guilds/(\d+)/commands", _guild_listed, True),
     ("POST", r"interactions/(\d+)/([^/]+)/callback", _callback, False),
     ("POST", r"webhooks/(\d+)/([^/]+)", _followup, False),
-    ("PATCH", r"webhooks/(\d+)/([^/]+)/messages/(@original|\d+)", _patch, False),
-    ("DELETE", r"webhooks/(\d+)/([^/]+)/messages/(@original|\d+)", _delete, False),
-    ("POST", r"users/@me/channels", _open_dm, True),
-    ("POST", r"channels/(\d+)/messages", _post, True),
+    ("GET", rf"webhooks/(\d+)/([^/]+)/messages/{MESSAGE_ID}", _get, False),
+    ("PATCH", rf"webhooks/(\d+)/([^/]+)/messages/{MESSAGE_ID}", _patch, False),
+    ("DELETE", rf"webhooks/(\d+)/([^/]+)/messages/{MESSAGE_ID}", _delete, False),
+    ("POST", r"users/@me/channels", c.open_dm, True),
+    ("GET", r"channels/(\d+)", c.get_channel, True),
+    ("PATCH", r"channels/(\d+)", c.patch_channel, True),
+    ("POST", r"channels/(\d+)/messages", c.post, True),
+    ("GET", r"channels/(\d+)/messages/(\d+)", c.get_message, True),
+    ("PATCH", r"channels/(\d+)/messages/(\d+)", c.patch_message, True),
+    ("POST", r"channels/(\d+)/messages/(\d+)/threads", c.thread_from_message, True),
+    ("POST", r"channels/(\d+)/threads", c.thread_alone, True),
 ]
