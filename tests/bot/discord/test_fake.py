@@ -388,8 +388,8 @@ async def test_an_interaction_from_inside_a_thread(fake, client):
 
 
 async def test_the_bot_rides_out_a_rate_limit_asked_for(fake, titan):
-    fake.rate_limit("POST", r"^webhooks/\d+/[^/]+$", retry_after=0.05)
-    opened = await command(fake, ANN, "titan", "lobby", "new", players=2)
+    fake.rate_limit("POST", r"^channels/\d+/messages$", retry_after=0.05)
+    opened = await command(fake, ANN, "titan", "new", players=2)
     [news] = fake.public(opened)
     assert "opened game #1" in news.content
     [limited] = fake.rejected
