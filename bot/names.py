@@ -152,7 +152,8 @@ def clean(text: str) -> str:
             run = 0
         if chars or _starts_well(char):
             chars.append(char)
-    return unicodedata.normalize("NFC", "".join(chars[:MAX_NAME])).rstrip()
+    joined = " ".join("".join(chars[:MAX_NAME]).split())  # a dropped accent may leave spaces
+    return unicodedata.normalize("NFC", joined)
 
 
 def name_key(name: str) -> str:
