@@ -12,6 +12,7 @@ from collections.abc import Awaitable, Callable, Sequence
 
 from bot.context import Context
 from bot.handlers.choosing import choices
+from bot.handlers.preferences import dms
 from bot.narration.battle_text import battle_picture, battle_text
 from bot.narration.describe import lands_text, legions_text, status_text
 from bot.narration.narrate import Names, narrate
@@ -226,4 +227,5 @@ INFO: dict[str, InfoHandler] = {
     "creature": creature,
     "land": land,
     "choices": choices,
+    "dms": dms,
 }

@@ -72,10 +72,13 @@ class Deliverer:
         self._backoff = tuple(backoff)
         self._workers: dict[int, asyncio.Task[None]] = {}
         self._woken: set[int] = set()
+        self._closed = False
 
     # --- running ---------------------------------------------------------------------------
     def wake(self, channel: int) -> None:
         """Rows were queued for ``channel``: deliver them (now, or after what is under way)."""
+        if self._closed:
+            return
         self._woken.add(channel)
         worker = self._workers.get(channel)
         if worker is None or worker.done():
@@ -96,6 +99,7 @@ class Deliverer:
 
     async def close(self) -> None:
         """Stop delivering; what is waiting stays in the outbox for the next start."""
+        self._closed = True
         for worker in self._workers.values():
             worker.cancel()
         await asyncio.gather(*self._workers.values(), return_exceptions=True)

@@ -2,9 +2,10 @@
 
 One :class:`~bot.replies.Replies` becomes rows: the channel's news (``post``), a DM for
 every other player with private news (``dm``), and the caller's answer (``answer``), which
-carries the caller's own private news (their DMs are for what others did) and the
-transport's reference to the command (``reply_to``: an interaction to answer on Discord;
-None in the terminal, whose deliverer prints it).
+carries the caller's own private news (their DMs are for what others did). The answer and
+the news keep the transport's reference to the command (``reply_to``: an interaction on
+Discord, by which the news may still go out, or the caller be told it could not; None in
+the terminal, whose deliverer prints everything).
 """
 
 from __future__ import annotations
@@ -45,7 +46,7 @@ async def write(db: aiosqlite.Connection, told: Told, replies: Replies) -> int:
             kind=kind,
             body=message_to_json(message),
             recipient=recipient,
-            reply_to=told.reply_to if kind == "answer" else None,
+            reply_to=told.reply_to if kind != "dm" else None,
             version=told.version,
         )
         count += 1

@@ -121,6 +121,7 @@ _INFO = (
     ("creature", "creature NAME", "a character's factors and where it musters", ("character",)),
     ("land", "land NUMBER", "a land: terrain, exits, recruits, legions", ()),
     ("choices", "choices [KIND]", "your choices now (muster, negotiate, summon, …)", ()),
+    ("dms", "dms on|off", "whether I send you private news by direct message", ()),
     ("export", "export [GAME]", "organisers: the game's record as a file (every legion)", ()),
 )
 for _name, _usage, _summary in _LOBBY:

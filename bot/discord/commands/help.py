@@ -102,6 +102,7 @@ TOPICS: dict[str, Topic] = {
             "titan status",
             "titan board",
             "titan legions",
+            "titan dms",
             "titan history",
             "titan legal",
             "titan creature",

@@ -121,6 +121,11 @@ class TitanCommands(
     async def legions(self, interaction: TitanInteraction) -> None:
         await run_command(interaction, s.LEGIONS)
 
+    @command("dms", "Private news by direct message: on or off")
+    @app_commands.describe(choice="on: I DM you what others do to your legions; off: I don't")
+    async def dms(self, interaction: TitanInteraction, choice: Literal["on", "off"]) -> None:
+        await run_command(interaction, s.DMS, choice=choice)
+
     @command("history", "The last things that happened")
     @app_commands.describe(count="how many actions (default 10, at most 50)")
     async def history(

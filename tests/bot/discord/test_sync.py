@@ -14,7 +14,7 @@ from tests.bot.discord.helpers import ANN, bot_tree, registered, settle
 
 TREE = {
     "titan": "new join leave invite ai start cancel withdraw expire reveal status board legions "
-    "history legal creature land help",
+    "dms history legal creature land help",
     "turn": "colour split unsplit roll mulligan move takeback muster",
     "battle": "engage flee fight propose accept concede nomore acquire decline maneuver takeback "
     "strike carry rangestrike summon reinforce insist board",
