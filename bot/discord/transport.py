@@ -189,7 +189,7 @@ class DiscordTransport:
                 )
             else:  # after a restart, or a click: a message only the caller sees
                 await self._tell(ref, shown)
-        except discord.NotFound as exc:
+        except discord.HTTPException as exc:
             if exc.code in EXPIRED_CODES:
                 raise Expired("the interaction has expired") from exc
             raise Refused(f"Discord refused the answer ({exc.code}: {exc.text})") from exc
@@ -199,7 +199,12 @@ class DiscordTransport:
         ref = InteractionRef.from_json(reply_to)
         if not self._alive(ref):
             raise Expired("the interaction has expired")
-        await self._tell(ref, message)
+        try:
+            await self._tell(ref, message)
+        except discord.HTTPException as exc:
+            if exc.code in EXPIRED_CODES:
+                raise Expired("the interaction has expired") from exc
+            raise Refused(f"Discord refused the message ({exc.code}: {exc.text})") from exc
         return "sent"
 
     async def _tell(self, ref: InteractionRef, message: Message) -> None:

@@ -61,6 +61,25 @@ DM_REFUSALS = {
 }
 
 
+class Hold:
+    """A request held by the fake until :meth:`release` (see :meth:`FakeDiscord.hold`)."""
+
+    def __init__(self, method: str, pattern: str, answered: bool) -> None:
+        self.method, self.pattern, self.answered = method, pattern, answered
+        self.arrived = asyncio.Event()
+        self._released = asyncio.Event()
+
+    def matches(self, method: str, path: str) -> bool:
+        return method == self.method and re.search(self.pattern, path) is not None
+
+    async def wait(self) -> None:
+        self.arrived.set()
+        await self._released.wait()
+
+    def release(self) -> None:
+        self._released.set()
+
+
 class FakeDiscord:
     """The fake: start it, point discord.py at :attr:`base` and :attr:`gateway`."""
 
@@ -78,6 +97,7 @@ class FakeDiscord:
         self.dm_channels: dict[int, int] = {}
         self.nonces: dict[tuple[int, str], tuple[int, float]] = {}
         self.troubles: list[Trouble] = []
+        self.holds: list[Hold] = []
         self.identified: list[dict[str, Any]] = []
         self._clock = clock or time.monotonic
         self._offset = 0.0
@@ -274,6 +294,14 @@ class FakeDiscord:
         body, headers = p.rate_limited(retry_after, scope, bucket)
         self.troubles.append(Trouble(method, pattern, times, 429, body, headers))
 
+    def hold(self, method: str, pattern: str, *, answered: bool) -> Hold:
+        """Hold the next request matching ``method`` and ``pattern`` until the test lets it
+        go: before anything is made (``answered`` False), or made but not yet answered
+        (True: the sender never learns it went through, as when it dies meanwhile)."""
+        found = Hold(method, pattern, answered)
+        self.holds.append(found)
+        return found
+
     def fail(self, method: str, pattern: str, status: int = 500, times: int = 1) -> None:
         """The next ``times`` requests matching ``method`` and ``pattern`` fail with the
         server error ``status`` (discord.py retries 500, 502, 504 itself, after a second)."""
@@ -378,6 +406,11 @@ class FakeDiscord:
         record = Request(time.monotonic(), request.method, path, body, files, clock=self.now())
         self.requests.append(record)
         trouble = next((t for t in self.troubles if t.matches(record.method, path)), None)
+        held = next((h for h in self.holds if h.matches(record.method, path)), None)
+        if held is not None:
+            self.holds.remove(held)
+            if not held.answered:
+                await held.wait()
         headers = {"Content-Type": "application/json"}
         if trouble is not None:
             trouble.use()
@@ -393,6 +426,8 @@ class FakeDiscord:
             for event, data in self._later if status < 400 and self._socket else []:
                 await self.dispatch(event, data)
         record.status, record.answer = status, answer
+        if held is not None and held.answered:
+            await held.wait()
         if status >= 400:
             self.rejected.append(record)
         payload = b"" if answer is None else json.dumps(answer).encode()
