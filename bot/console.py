@@ -20,6 +20,7 @@ import sys
 import unicodedata
 import zlib
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from pathlib import Path
 
 from bot.context import Caller, Place
@@ -247,9 +248,25 @@ class ConsoleTransport:
     def __init__(self, console: Console) -> None:
         self.console = console
 
-    async def post(self, channel: int, message: Message, nonce: str, reply_to: str | None) -> str:
+    async def post(
+        self, channel: int, message: Message, nonce: str, reply_to: str | None
+    ) -> tuple[str, int | None]:
         self.console.write(self.console.text(message))
+        return "printed", None  # a printed line is never edited: each post is new
+
+    async def edit(self, channel: int, message_id: int, message: Message, added: str) -> str:
+        self.console.write(self.console.text(replace(message, text=added)))
         return "printed"
+
+    async def unbutton(self, channel: int, message_id: int) -> None:
+        return None
+
+    async def open_thread(self, channel: int, message_id: int, name: str) -> int:
+        self.console.write(f"— {name} —")
+        return channel
+
+    async def close_thread(self, thread: int) -> None:
+        return None
 
     async def dm(self, user: int, channel: int, message: Message, nonce: str) -> str:
         self.console.write(f"[to {self.console.name(user)}] " + self.console.text(message))

@@ -64,6 +64,25 @@ class Attachment:
     data: bytes
 
 
+class BattleStage(Enum):
+    """Where a battle's news goes: its beginning in the channel (and a thread opens from
+    that message), what happens during it in the thread, its end in the channel again (and
+    the thread is archived)."""
+
+    BEGINS = "begins"
+    DURING = "during"
+    ENDS = "ends"
+
+
+@dataclass(frozen=True)
+class Battle:
+    """The battle a message tells of: its stage, and the thread's name (public facts only:
+    the land and the two markers)."""
+
+    stage: BattleStage
+    name: str = ""
+
+
 @dataclass(frozen=True)
 class Message:
     """A message: text, an optional picture, the Discord user ids to ping, and an
@@ -77,6 +96,8 @@ class Message:
     offers: Offers | None = None
     """Choices to give with it (buttons or a menu on Discord); see :mod:`bot.offers`."""
     attachment: Attachment | None = None
+    battle: Battle | None = None
+    """The battle it tells of, when one is fought (where it goes, see :class:`Battle`)."""
 
     @property
     def silent(self) -> bool:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
@@ -29,6 +30,8 @@ from bot.discord.messages import PLAIN, content, extras, files, pings
 from bot.outbox.transport import DmsClosed, Expired, Refused, Retry
 from bot.replies import Message
 
+log = logging.getLogger(__name__)
+
 TOKEN_LIFE = 15 * 60 - 30
 """Seconds an interaction can still be answered (Discord: 15 minutes; a margin kept)."""
 SEND_TIMEOUT = 30.0
@@ -36,6 +39,10 @@ SEND_TIMEOUT = 30.0
 DMS_REFUSED = 50007
 """Discord's code for "Cannot send messages to this user"."""
 MISSING_PERMISSIONS = 50013
+THREAD_EXISTS = 160004
+"""Discord's code for "A thread has already been created for this message"."""
+THREADING = ("create_public_threads", "send_messages_in_threads")
+"""What the bot needs to tell a battle in a thread of its own."""
 EXPIRED_CODES = frozenset({10015, 50027})
 """Unknown Webhook, Invalid Webhook Token: the interaction can no longer be answered."""
 
@@ -76,7 +83,8 @@ class DiscordTransport:
         self.bot = bot
         self._clock = clock
         self._live: dict[str, tuple[float, discord.Interaction[Any]]] = {}
-        self._attach: dict[int, bool] = {}
+        self._permissions: dict[int, discord.Permissions] = {}
+        self._parents: dict[int, int] = {}
 
     def reference(self, interaction: discord.Interaction[Any], kind: str, receipt: str) -> str:
         """The stored reference to ``interaction``, which is kept to answer it through
@@ -86,7 +94,7 @@ class DiscordTransport:
         self._live = {t: kept for t, kept in self._live.items() if now - kept[0] < TOKEN_LIFE}
         self._live[interaction.token] = (now, interaction)
         if interaction.channel_id is not None:
-            self._attach[interaction.channel_id] = interaction.app_permissions.attach_files
+            self._permissions[interaction.channel_id] = interaction.app_permissions
         return InteractionRef.of(interaction, now, kind, receipt).to_json()
 
     @property
@@ -99,51 +107,119 @@ class DiscordTransport:
         return self._clock() - ref.at < TOKEN_LIFE
 
     # --- the channel -----------------------------------------------------------------------
-    async def post(self, channel: int, message: Message, nonce: str, reply_to: str | None) -> str:
-        target = self.bot.get_channel(channel) or self.bot.get_partial_messageable(channel)
-        attach = self._attach.get(channel, self._may_attach(target))
+    async def post(
+        self, channel: int, message: Message, nonce: str, reply_to: str | None
+    ) -> tuple[str, int | None]:
+        target = self._target(channel)
+        attach = self._may(channel, target, "attach_files")
         uploads = files(message, discord.utils.DEFAULT_FILE_SIZE_LIMIT_BYTES) if attach else []
         outcome = "sent" if uploads or message.image is None else "sent as text"
         try:
-            await self._send(target, message, uploads, nonce)
-            return outcome
+            sent = await self._send(target, message, uploads, nonce)
+            return outcome, sent.id
         except discord.Forbidden as exc:
             refused = exc
         if refused.code == MISSING_PERMISSIONS and uploads:
             try:
-                await self._send(target, message, [], nonce)  # the picture was refused
-                return "sent as text"
+                sent = await self._send(target, message, [], nonce)  # the picture was refused
+                return "sent as text", sent.id
             except discord.Forbidden as exc:
                 refused = exc
         ref = InteractionRef.from_json(reply_to) if reply_to else None
         if ref is None or not self._alive(ref):
             raise Refused(f"Discord refused the post ({refused.code}: {refused.text})")
-        await _guarded(
+        sent = await _guarded(
             self._webhook(ref).send(
                 content(message, dialect=self.dialect),
                 allowed_mentions=pings(message),
                 silent=message.silent,
+                wait=True,
                 **extras(choices_view(message.offers), []),
             )
         )
-        return "sent through the interaction: the bot may not post in the channel"
+        return "sent through the interaction: the bot may not post in the channel", None
 
-    def _may_attach(self, target: Any) -> bool:
-        """Whether the bot may attach files in ``target``, from the guild as the gateway
-        told it, when no interaction came from there yet (True when it cannot be told:
-        Discord refuses an attachment it may not make, and the post goes as text)."""
+    async def edit(self, channel: int, message_id: int, message: Message, added: str) -> str:
+        """The live message says ``message`` now: the text, the current picture (when one
+        may be attached there), the choices of the decision now waited for."""
+        target = self._target(channel)
+        attach = self._may(channel, target, "attach_files")
+        uploads = files(message, discord.utils.DEFAULT_FILE_SIZE_LIMIT_BYTES) if attach else []
+        partial = target.get_partial_message(message_id)
+        try:
+            await _guarded(
+                partial.edit(
+                    content=content(message, dialect=self.dialect),
+                    attachments=uploads,
+                    view=choices_view(message.offers),
+                    allowed_mentions=discord.AllowedMentions.none(),
+                )
+            )
+        except discord.Forbidden as exc:
+            if exc.code != MISSING_PERMISSIONS or not uploads:
+                raise Refused(f"Discord refused the edit ({exc.code}: {exc.text})") from exc
+            await _guarded(partial.edit(content=content(message, dialect=self.dialect)))
+            return "edited as text"
+        except discord.NotFound as exc:
+            raise Refused(f"the message to edit is gone ({exc.code}: {exc.text})") from exc
+        return "edited" if uploads or message.image is None else "edited as text"
+
+    async def unbutton(self, channel: int, message_id: int) -> None:
+        try:
+            await _guarded(self._target(channel).get_partial_message(message_id).edit(view=None))
+        except discord.HTTPException as exc:  # a message deleted, a thread archived: no matter
+            log.info("the choices of message %s stay: %s", message_id, exc)
+
+    async def open_thread(self, channel: int, message_id: int, name: str) -> int:
+        target = self._target(channel)
+        for needed in THREADING:
+            if not self._may(channel, target, needed):
+                raise Refused(f"the bot lacks {needed.replace('_', ' ')} here")
+        partial = target.get_partial_message(message_id)
+        try:
+            thread = await _guarded(
+                partial.create_thread(name=name[:100], auto_archive_duration=10080)
+            )
+        except discord.HTTPException as exc:
+            if exc.code == THREAD_EXISTS:  # made before a restart: it has the message's id
+                return message_id
+            raise Refused(f"Discord refused the thread ({exc.code}: {exc.text})") from exc
+        self._parents[thread.id] = channel
+        return int(thread.id)
+
+    async def close_thread(self, thread: int) -> None:
+        try:
+            await _guarded(self.bot.http.edit_channel(thread, archived=True))
+        except discord.HTTPException as exc:
+            log.warning("thread %s could not be archived: %s", thread, exc)
+
+    def _target(self, channel: int) -> Any:
+        return self.bot.get_channel(channel) or self.bot.get_partial_messageable(channel)
+
+    def _parent(self, channel: int) -> int:
+        """The channel a thread belongs to (a channel is its own)."""
+        return self._parents.get(channel, channel)
+
+    def _may(self, channel: int, target: Any, what: str) -> bool:
+        """Whether the bot may do ``what`` (a :class:`discord.Permissions` flag) in
+        ``channel``: as the last interaction from there (or from its parent) said, else
+        from the guild as the gateway told it; True when it cannot be told (Discord then
+        refuses what the bot may not do, and the news makes do without it)."""
+        known = self._permissions.get(channel) or self._permissions.get(self._parent(channel))
+        if known is not None:
+            return bool(getattr(known, what))
         guild = getattr(target, "guild", None)
         me = guild.me if guild is not None else None
         if me is None or not hasattr(target, "permissions_for"):
             return True
-        return bool(target.permissions_for(me).attach_files)
+        return bool(getattr(target.permissions_for(me), what))
 
     async def _send(
         self, target: Any, message: Message, uploads: list[discord.File], nonce: str
-    ) -> None:
+    ) -> discord.Message:
         for upload in uploads:
             upload.reset()
-        await _guarded(
+        sent: discord.Message = await _guarded(
             target.send(
                 content(message, dialect=self.dialect),
                 allowed_mentions=pings(message),
@@ -152,6 +228,7 @@ class DiscordTransport:
                 **extras(choices_view(message.offers), uploads),
             )
         )
+        return sent
 
     # --- DMs -------------------------------------------------------------------------------
     async def dm(self, user: int, channel: int, message: Message, nonce: str) -> str:

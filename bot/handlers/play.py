@@ -17,25 +17,20 @@ from bot.legality import legal
 from bot.narration.battle_text import battle_picture
 from bot.narration.describe import contents_by_seat, own_legions_text, waiting_for
 from bot.narration.narrate import Names, narrate, private_events
-from bot.replies import Message, Picture, PictureKind, Replies
+from bot.replies import Battle, BattleStage, Message, Picture, PictureKind, Replies
 from bot.storage import games as rows
 from bot.storage.record import Game, store_action
 from bot.syntax import Command, to_action
-from engine.battle.events import HalfTurnBegun
 from engine.errors import IllegalAction, NotYourTurn, WrongPhase
 from engine.game import actions as a
 from engine.game.apply import apply
 from engine.game.events import BattleBegun, Event, LegionContents
 from engine.game.legal import to_act
-from engine.game.state import GameState
+from engine.game.state import GameState, Stage
 
 #: Actions any seated player may send at any time (the engine says when they take effect).
 ANYTIME: tuple[type[a.Action], ...] = (a.Withdraw, a.ExpireTimeLimit, a.Reveal)
 ANYTIME_VERBS = frozenset({"withdraw", "expire", "reveal"})
-#: Events after which a battle's picture is shown even without a ping.
-BATTLE_NEWS = (BattleBegun, HalfTurnBegun)
-#: Actions that change nothing on the board: no picture with them, even with a ping.
-NO_PICTURE: set[type[a.Action]] = {a.Propose, a.NoMoreProposals, a.Withdraw, a.Reveal}
 
 
 def check_turn(game: Game, state: GameState, seat: int, anytime: bool = False) -> None:
@@ -120,14 +115,13 @@ def announce(
     game: Game, names: Names, seat: int | None, events: Sequence[Event], action: a.Action | None,
     before: GameState | None = None,
 ) -> Message:  # fmt: skip
-    """What happened in words, and a ping for the next decision when it passed to someone
-    else: an action that leaves the game waiting on the same player (a queued withdrawal,
-    anything given out of turn) pings nobody — that player was pinged when it became his.
+    """What happened in words, the board as it is now, and a ping for the next decision
+    when it passed to someone else: an action that leaves the game waiting on the same
+    player (a queued withdrawal, anything given out of turn) pings nobody — that player
+    was pinged when it became his. AI seats are never pinged (nor sent private news).
 
-    The board comes with the ping (one picture per decision, DISCORD.md) and at the end
-    of the game; the acting player's own run of moves is told in words only. AI seats are
-    never pinged (nor sent private news). A battle's
-    picture also comes when it begins and when the phasing side changes.
+    Every action's news carries the picture of the state it leaves (the battleland while
+    a battle is fought) and says where a battle's news goes (:class:`Battle`).
     """
     state = game.playing()
     lines = narrate(events, names) or [f"{names.seat(seat)} made a private decision."]
@@ -138,10 +132,29 @@ def announce(
         handed_over = before is None or to_act(before) != waiting
         if waiting != seat and handed_over and not game.is_ai(waiting):
             mention = (game.user_of(waiting),)
-    pinged = (mention or state.result is not None) and type(action) not in NO_PICTURE
-    show = pinged or any(isinstance(e, BATTLE_NEWS) for e in events)
-    picture = board_picture(state, action, events, before) if show else None
-    return Message("\n".join(lines), picture, mention=mention)
+    picture = board_picture(state, action, events, before)
+    battle = battle_stage(before, state, events)
+    return Message("\n".join(lines), picture, mention=mention, battle=battle)
+
+
+def battle_stage(
+    before: GameState | None, after: GameState, events: Sequence[Event]
+) -> Battle | None:
+    """Whether an action begins a battle (the thread's name: its land and legions, public
+    from then on, RULES §5.7), is part of one, or ends it."""
+    begun = next((e for e in events if isinstance(e, BattleBegun)), None)
+    if begun is not None:
+        name = f"Battle in {begun.land} ({begun.terrain}): {begun.attacker} v {begun.defender}"
+        return Battle(BattleStage.BEGINS, name)
+    was = before is not None and _fighting(before)
+    if was and _fighting(after):
+        return Battle(BattleStage.DURING)
+    return Battle(BattleStage.ENDS) if was else None
+
+
+def _fighting(state: GameState) -> bool:
+    engagement = state.engagement
+    return engagement is not None and engagement.stage is Stage.BATTLE
 
 
 def board_picture(

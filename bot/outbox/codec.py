@@ -11,7 +11,7 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from bot.offers import Offer, Offers, Style
-from bot.replies import BattleMarks, Message, Picture, PictureKind
+from bot.replies import Battle, BattleMarks, BattleStage, Message, Picture, PictureKind
 from engine.game.state import GameState
 
 
@@ -45,6 +45,8 @@ def message_to_json(message: Message) -> str:
         shown = message.picture
         marks = asdict(shown.marks) if shown.marks is not None else None
         data["picture"] = [shown.kind.value, shown.viewer, shown.land, marks]
+    if message.battle is not None:
+        data["battle"] = [message.battle.stage.value, message.battle.name]
     if message.offers is not None:
         offers = message.offers
         items = [[o.label, o.command, o.style.value] for o in offers.items]
@@ -64,7 +66,12 @@ def message_from_json(text: str) -> Stored:
     if "picture" in data:
         kind, viewer, land, marks = data["picture"]
         drawing = Drawing(PictureKind(kind), viewer, land, _marks(marks))
-    message = Message(str(data["text"]), mention=tuple(data.get("mention", ())), offers=offers)
+    battle = None
+    if "battle" in data:
+        stage, name = data["battle"]
+        battle = Battle(BattleStage(stage), str(name))
+    mention = tuple(data.get("mention", ()))
+    message = Message(str(data["text"]), mention=mention, offers=offers, battle=battle)
     return Stored(message, drawing)
 
 

@@ -16,12 +16,14 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
 from bot.outbox.codec import Drawing, Stored, message_from_json, message_to_json
 from bot.outbox.joining import join_news, join_private
+from bot.outbox.posting import BATTLE, GAME, Posted, post
 from bot.outbox.transport import DmsClosed, Expired, Refused, Retry, Transport
-from bot.replies import Message, Picture
+from bot.replies import BattleStage, Message, Picture
 from bot.storage import Database
 from bot.storage import games as users
 from bot.storage import outbox as rows
@@ -130,8 +132,13 @@ class Deliverer:
             async with self.db.transaction() as db:
                 await rows.batched(db, ids, first.id)
         nonce = f"titan-{first.batch or first.id}"
+        posted: Posted | None = None
         try:
-            outcome = await self._send(channel, batch, nonce)
+            if first.kind == "post":
+                posted = await self._post(channel, batch, nonce)
+                outcome = posted.outcome
+            else:
+                outcome = await self._send(channel, batch, nonce)
         except Retry as exc:
             async with self.db.transaction() as db:
                 await rows.attempted(db, ids)
@@ -142,16 +149,26 @@ class Deliverer:
         except Refused as exc:
             outcome = await self._refused(channel, batch, exc)
         async with self.db.transaction() as db:
+            if posted is not None:
+                await posted.store(db, channel)
             await rows.delivered(db, ids, outcome)
+
+    async def _post(self, channel: int, batch: list[OutboxRow], nonce: str) -> Posted:
+        """The channel's news: in its lane, as an edit of the live message or a new one."""
+        each = [message_from_json(row.body) for row in batch]
+        message = await self._drawn(channel, merged(each), batch[-1])
+        async with self.db.reading() as db:
+            here = {lane: await rows.place(db, channel, lane) for lane in (GAME, BATTLE)}
+        reply_to = batch[-1].reply_to
+        return await post(self.transport, here, channel, batch[0].lane, each, message, nonce,
+                          reply_to)  # fmt: skip
 
     async def _send(self, channel: int, batch: list[OutboxRow], nonce: str) -> str:
         kind = batch[0].kind
         if kind == "answer":
             return await self._answer(channel, batch[0])
-        stored = merged([message_from_json(row.body) for row in batch], private=kind == "dm")
+        stored = merged([message_from_json(row.body) for row in batch], private=True)
         message = await self._drawn(channel, stored, batch[-1])
-        if kind == "post":
-            return await self.transport.post(channel, message, nonce, batch[-1].reply_to)
         user = batch[0].recipient
         assert user is not None
         if (skip := await self._dms_skipped(user)) is not None:
@@ -173,9 +190,7 @@ class Deliverer:
         if drawn is None:
             return stored.message
         picture, image = drawn
-        return Message(
-            stored.message.text, picture, image, stored.message.mention, stored.message.offers
-        )
+        return replace(stored.message, picture=picture, image=image)
 
     async def _dms_skipped(self, user: int) -> str | None:
         async with self.db.reading() as db:
@@ -209,7 +224,7 @@ class Deliverer:
         if first.kind == "post" and batch[-1].reply_to is not None:
             text = (
                 f"I could not post this game's news in the channel ({error}). Your command "
-                "is stored; `/titan info status` shows where the game stands."
+                "is stored; `status` shows where the game stands."
             )
             try:
                 await self.transport.tell(batch[-1].reply_to, Message(text))
@@ -244,13 +259,19 @@ def batch_of(waiting: Sequence[OutboxRow]) -> list[OutboxRow]:
     chosen = [lane[0]]
     size = len(message_from_json(lane[0].body).message.text)
     for row in lane[1:]:
-        if row.batch is not None:
+        if row.batch is not None or row.lane != first.lane or _stage_ends_batch(chosen[-1]):
             break
         size += 1 + len(message_from_json(row.body).message.text)
         if size > MAX_CONTENT - 100:  # room for the pings
             break
         chosen.append(row)
     return chosen
+
+
+def _stage_ends_batch(row: OutboxRow) -> bool:
+    """A battle's beginning is the last news of its message (a thread opens from it)."""
+    battle = message_from_json(row.body).message.battle
+    return battle is not None and battle.stage is BattleStage.BEGINS
 
 
 def merged(stored: Sequence[Stored], *, private: bool = False) -> Stored:
@@ -264,5 +285,8 @@ def merged(stored: Sequence[Stored], *, private: bool = False) -> Stored:
     join = join_private if private else join_news
     text = join(texts, MAX_CONTENT - 100)
     mention = next((s.message.mention for s in reversed(stored) if s.message.mention), ())
-    message = Message(text, mention=mention, offers=last.message.offers)
+    battles = [s.message.battle for s in stored if s.message.battle is not None]
+    battle = next((b for b in battles if b.stage is BattleStage.BEGINS), None)
+    message = Message(text, mention=mention, offers=last.message.offers,
+                      battle=battle or (battles[-1] if battles else None))  # fmt: skip
     return Stored(message, last.drawing)

@@ -41,8 +41,28 @@ class Expired(Refused):
 class Transport(Protocol):
     """Sends messages; ``nonce`` lets a resent message be recognised and not shown twice."""
 
-    async def post(self, channel: int, message: Message, nonce: str, reply_to: str | None) -> str:
-        """The channel's news (``reply_to``: the command it follows, for a fallback)."""
+    async def post(
+        self, channel: int, message: Message, nonce: str, reply_to: str | None
+    ) -> tuple[str, int | None]:
+        """News in a channel or a thread (``reply_to``: the command it follows, for a
+        fallback); how it went, and the message's id (None where messages are not kept)."""
+        ...
+
+    async def edit(self, channel: int, message_id: int, message: Message, added: str) -> str:
+        """``message`` in place of the message ``message_id`` says (``added``: the part that
+        is new, for a transport that cannot edit)."""
+        ...
+
+    async def unbutton(self, channel: int, message_id: int) -> None:
+        """The message's choices leave it (its decision was made)."""
+        ...
+
+    async def open_thread(self, channel: int, message_id: int, name: str) -> int:
+        """A thread opened from the message ``message_id``; its id."""
+        ...
+
+    async def close_thread(self, thread: int) -> None:
+        """The thread archived (its battle is over)."""
         ...
 
     async def dm(self, user: int, channel: int, message: Message, nonce: str) -> str:

@@ -16,7 +16,7 @@ import aiosqlite
 
 from bot.context import Caller, Place
 from bot.outbox.codec import message_to_json
-from bot.replies import Message, Replies
+from bot.replies import BattleStage, Message, Replies
 from bot.storage import outbox as rows
 
 
@@ -39,6 +39,7 @@ async def write(db: aiosqlite.Connection, told: Told, replies: Replies) -> int:
 
     async def add(kind: str, message: Message, recipient: int | None = None) -> None:
         nonlocal count
+        during = message.battle is not None and message.battle.stage is BattleStage.DURING
         await rows.add(
             db,
             game=told.game,
@@ -48,6 +49,7 @@ async def write(db: aiosqlite.Connection, told: Told, replies: Replies) -> int:
             recipient=recipient,
             reply_to=told.reply_to if kind != "dm" else None,
             version=told.version,
+            lane="battle" if kind == "post" and during else "game",
         )
         count += 1
 

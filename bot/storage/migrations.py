@@ -94,7 +94,9 @@ MIGRATIONS: tuple[str, ...] = (
     CREATE INDEX games_open_by_guild ON games (guild) WHERE status IN ('lobby', 'active');
     """,
     # 4: the outbox: everything a stored change must tell, written in the transaction that
-    # stores it and delivered afterwards (bot/outbox/); and each user's DMs: refused since
+    # stores it and delivered afterwards (bot/outbox/), the game's own news or a battle's;
+    # where each goes (the channel, a battle's thread, opened at its first news) and the
+    # message edited with it until the next hand-off; and each user's DMs: refused since
     # when (tried again after a day, or when they next give a command), and their own choice.
     """
     CREATE TABLE outbox (
@@ -102,6 +104,7 @@ MIGRATIONS: tuple[str, ...] = (
         game         INTEGER REFERENCES games (id) ON DELETE CASCADE,
         channel      INTEGER NOT NULL,
         kind         TEXT    NOT NULL CHECK (kind IN ('post', 'dm', 'answer')),
+        lane         TEXT    NOT NULL DEFAULT 'game' CHECK (lane IN ('game', 'battle')),
         recipient    INTEGER,
         body         TEXT    NOT NULL,
         reply_to     TEXT,
@@ -113,6 +116,16 @@ MIGRATIONS: tuple[str, ...] = (
         outcome      TEXT
     );
     CREATE INDEX outbox_waiting ON outbox (channel, id) WHERE delivered_at IS NULL;
+
+    CREATE TABLE places (
+        channel  INTEGER NOT NULL,
+        lane     TEXT    NOT NULL CHECK (lane IN ('game', 'battle')),
+        target   INTEGER NOT NULL,
+        live     INTEGER,
+        text     TEXT,
+        unopened TEXT,
+        PRIMARY KEY (channel, lane)
+    ) WITHOUT ROWID;
 
     ALTER TABLE users ADD COLUMN dms_closed_at TEXT;
     ALTER TABLE users ADD COLUMN dms_off INTEGER NOT NULL DEFAULT 0 CHECK (dms_off IN (0, 1));

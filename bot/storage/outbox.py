@@ -29,6 +29,8 @@ class OutboxRow:
     game: int | None
     channel: int
     kind: str
+    lane: str
+    """``game`` (the channel's news) or ``battle`` (the news of a battle, in its thread)."""
     recipient: int | None
     body: str
     reply_to: str | None
@@ -41,7 +43,7 @@ class OutboxRow:
 
 
 _COLUMNS = (
-    "id, game, channel, kind, recipient, body, reply_to, version, created_at, attempts, batch"
+    "id, game, channel, kind, lane, recipient, body, reply_to, version, created_at, attempts, batch"
 )
 
 
@@ -59,14 +61,15 @@ async def add(
     recipient: int | None = None,
     reply_to: str | None = None,
     version: int | None = None,
+    lane: str = "game",
 ) -> int:
     """Queue one row (inside the transaction of the change it tells); its id."""
     if kind not in KINDS:
         raise ValueError(f"an outbox row is one of {KINDS}, not {kind!r}")
     cursor = await db.execute(
-        "INSERT INTO outbox (game, channel, kind, recipient, body, reply_to, version, created_at)"
-        " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-        (game, channel, kind, recipient, body, reply_to, version, now()),
+        "INSERT INTO outbox (game, channel, kind, lane, recipient, body, reply_to, version,"
+        " created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        (game, channel, kind, lane, recipient, body, reply_to, version, now()),
     )
     assert cursor.lastrowid is not None
     return cursor.lastrowid
@@ -118,3 +121,39 @@ async def outcomes(db: aiosqlite.Connection, channel: int) -> list[tuple[int, st
         "SELECT id, kind, outcome FROM outbox WHERE channel = ? ORDER BY id", (channel,)
     ) as cursor:
         return [(int(r[0]), str(r[1]), r[2]) async for r in cursor]
+
+
+@dataclass(frozen=True)
+class Place:
+    """Where a channel's lane of news goes (the channel, or a battle's thread), and the
+    message edited with its news until the next hand-off (``live``, what it says: ``text``).
+    A thread still to open (at the first news that goes there) has its name in ``unopened``
+    and the message it opens from as its ``target`` (a thread has its message's id)."""
+
+    target: int
+    live: int | None = None
+    text: str | None = None
+    unopened: str | None = None
+
+
+async def place(db: aiosqlite.Connection, channel: int, lane: str) -> Place | None:
+    async with db.execute(
+        "SELECT target, live, text, unopened FROM places WHERE channel = ? AND lane = ?",
+        (channel, lane),
+    ) as cursor:
+        row = await cursor.fetchone()
+    return Place(int(row[0]), row[1], row[2], row[3]) if row else None
+
+
+async def set_place(db: aiosqlite.Connection, channel: int, lane: str, found: Place) -> None:
+    await db.execute(
+        "INSERT INTO places (channel, lane, target, live, text, unopened)"
+        " VALUES (?, ?, ?, ?, ?, ?)"
+        " ON CONFLICT (channel, lane) DO UPDATE SET target = excluded.target,"
+        " live = excluded.live, text = excluded.text, unopened = excluded.unopened",
+        (channel, lane, found.target, found.live, found.text, found.unopened),
+    )
+
+
+async def drop_place(db: aiosqlite.Connection, channel: int, lane: str) -> None:
+    await db.execute("DELETE FROM places WHERE channel = ? AND lane = ?", (channel, lane))

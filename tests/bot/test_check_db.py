@@ -136,6 +136,7 @@ def test_an_older_file_is_checked_through_a_migrated_copy(tmp_path, capsys):
     asyncio.run(stored_games(path))
     downgrade = [
         "DROP TABLE outbox",
+        "DROP TABLE places",
         "ALTER TABLE users DROP COLUMN dms_closed_at",
         "ALTER TABLE users DROP COLUMN dms_off",
         "DROP INDEX actions_by_turn",

@@ -61,8 +61,22 @@ class Recorder:
         )
         return "sent"
 
-    async def post(self, channel: int, message: Message, nonce: str, reply_to: str | None) -> str:
-        return self._record("post", channel, message, nonce)
+    async def post(
+        self, channel: int, message: Message, nonce: str, reply_to: str | None
+    ) -> tuple[str, int | None]:
+        return self._record("post", channel, message, nonce), None
+
+    async def edit(self, channel: int, message_id: int, message: Message, added: str) -> str:
+        return self._record("edit", channel, message, None)
+
+    async def unbutton(self, channel: int, message_id: int) -> None:
+        return None
+
+    async def open_thread(self, channel: int, message_id: int, name: str) -> int:
+        return channel
+
+    async def close_thread(self, thread: int) -> None:
+        return None
 
     async def dm(self, user: int, channel: int, message: Message, nonce: str) -> str:
         return self._record("dm", user, message, nonce)

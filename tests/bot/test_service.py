@@ -122,7 +122,7 @@ async def test_a_split_is_public_by_height_and_private_by_contents(service):
     assert "splits in" in replies.public.text and "takes 4" in replies.public.text
     assert "Titan" not in replies.public.text and "Angel" not in replies.public.text
     assert replies.public.mention == ()  # the same player goes on deciding:
-    assert replies.public.picture is None  # words only, the board comes with the next ping
+    assert replies.public.picture.viewer is None  # the board everyone sees, not the split
     owner = game.user_of(seat)
     assert list(replies.private) == [owner]
     assert "Your legions:" in replies.private[owner].text

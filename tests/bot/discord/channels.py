@@ -163,6 +163,8 @@ def edit(fake: FakeDiscord, message: Sent, body: Any, files: list[tuple[str, byt
     message.file_ids, message.files = [i for i, _ in kept], [f for _, f in kept]
     message.loading = False
     message.edits += 1
+    if "content" in body:
+        message.said = fake.next_id()
     return 200, message_json(fake, message)
 
 

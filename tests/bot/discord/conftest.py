@@ -15,6 +15,7 @@ from PIL import Image
 
 from bot.config import NO_LIMITS, Config
 from bot.discord import TitanBot
+from bot.pictures import Renderer
 from bot.replies import Picture
 from tests.bot.discord.fake import FakeDiscord
 
@@ -73,14 +74,18 @@ class Running:
 
 
 async def start_bot(
-    fake: FakeDiscord, database: Path, seed: int = SEED, **config: object
+    fake: FakeDiscord,
+    database: Path,
+    seed: int = SEED,
+    renderer: Renderer = tiny_png,
+    **config: object,
 ) -> Running:
     """Start a :class:`TitanBot` on ``database`` and wait until it is ready (every game it
     starts has the seed ``seed``, so each test plays the same games every time). The bot
     runs without limits unless ``limits`` is given: tests play faster than people."""
     config.setdefault("limits", NO_LIMITS)
     settings = Config(token=fake.token, database=database, **config)  # type: ignore[arg-type]
-    bot = TitanBot(settings, renderer=tiny_png, seeds=lambda: seed, guild_ready_timeout=0.05)
+    bot = TitanBot(settings, renderer=renderer, seeds=lambda: seed, guild_ready_timeout=0.05)
     task = asyncio.create_task(bot.start(fake.token))
     ready = asyncio.create_task(bot.wait_until_ready())
     done, _ = await asyncio.wait(

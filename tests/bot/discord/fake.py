@@ -336,22 +336,28 @@ class FakeDiscord:
         return [m for m in self.messages.values() if m.token == pushed.token and not m.deleted]
 
     def public(self, pushed: Pushed) -> list[Sent]:
-        """The channel messages ``pushed`` led to: its own public follow-ups, and the bot's
-        posts in a guild channel made after it and before the next interaction (the news
-        the outbox posts for it)."""
+        """The channel messages ``pushed`` led to, in the order they said it: its own public
+        follow-ups, and the bot's messages in a guild channel or thread made — or whose
+        words were edited — after it and before the next interaction (the news the outbox
+        tells for it: a new message for a hand-off, else an edit of the live one)."""
         later = [i.id for i in self.interactions.values() if i.id > pushed.id]
         until = min(later, default=None)
         dms = set(self.dm_channels.values())
-        return [
+
+        def when(m: Sent) -> int:
+            return max(m.id, m.said)
+
+        found = [
             m
             for m in self.messages.values()
             if not m.deleted and not m.ephemeral and not m.loading
             and (
                 m.token == pushed.token
-                or (m.token is None and m.channel not in dms and m.id > pushed.id
-                    and (until is None or m.id < until))
+                or (m.token is None and m.channel not in dms and when(m) > pushed.id
+                    and (until is None or when(m) < until))
             )
         ]  # fmt: skip
+        return sorted(found, key=when)
 
     def ephemeral(self, pushed: Pushed) -> list[Sent]:
         return [m for m in self.sent_for(pushed) if m.ephemeral and not m.loading]

@@ -58,6 +58,8 @@ class Sent:
     nonce: str | None = None
     thread: int | None = None
     """The thread started from this message."""
+    said: int = 0
+    """When its words last changed by an edit (a snowflake of that moment; 0: never)."""
 
     @property
     def ephemeral(self) -> bool:

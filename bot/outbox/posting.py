@@ -1,0 +1,139 @@
+"""Where a channel's news goes, and how: a live message edited, or a new one for a hand-off.
+
+Each channel has two lanes of news: the game's, in the channel, and a battle's, in a
+thread. In a lane one *live* message tells the current player's run of actions: each new
+action is added to its text and its picture is replaced by the board as it now is (an
+edit notifies nobody). A hand-off — news that pings the next player — is a new message,
+which becomes the live one; the old one loses its buttons (its decision was made). A
+battle begins with a new message in the channel, from which a thread opens at the battle's
+first news; its news goes there, and when it ends the channel is told and the thread
+archived. Where the bot may not open a thread or write in it, the battle is told in the
+channel.
+
+What this changes about the places is returned, for the deliverer to store together with
+marking the rows delivered, so that a crash in between repeats the same steps (an edit
+says the same again; a post keeps its nonce; a thread for a message is that message's).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+
+import aiosqlite
+
+from bot.outbox.codec import Stored
+from bot.outbox.transport import Refused, Transport
+from bot.replies import Battle, BattleStage, Message
+from bot.storage import outbox as rows
+from bot.storage.outbox import Place
+
+MAX_LIVE = 1900
+"""Characters a live message may grow to (Discord allows 2,000, pings included)."""
+GAME, BATTLE = "game", "battle"
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class Posted:
+    """How a post went, and what becomes of the lanes: a new :class:`Place`, or None for a
+    lane that ends (a battle's thread archived)."""
+
+    outcome: str
+    places: dict[str, Place | None]
+
+    async def store(self, db: aiosqlite.Connection, channel: int) -> None:
+        for lane, found in self.places.items():
+            if found is None:
+                await rows.drop_place(db, channel, lane)
+            else:
+                await rows.set_place(db, channel, lane, found)
+
+
+async def post(
+    transport: Transport,
+    here: dict[str, Place | None],
+    channel: int,
+    lane: str,
+    stored: Sequence[Stored],
+    message: Message,
+    nonce: str,
+    reply_to: str | None,
+) -> Posted:
+    """Say ``message`` (the news of ``stored``) in ``lane`` of ``channel``; ``here`` holds
+    the lanes' places as stored now. A battle without a thread (the bot may not open one,
+    or a moderator closed it) is told in the channel."""
+    stages = {s.message.battle.stage for s in stored if s.message.battle is not None}
+    begins = BattleStage.BEGINS in stages
+    changed: dict[str, Place | None] = {}
+    if lane == BATTLE and (thread := here.get(BATTLE)) is not None:
+        try:
+            if thread.unopened is not None and (start := here.get(GAME)) and start.live:
+                await transport.unbutton(start.target, start.live)  # its choices move on
+            thread = await _opened(transport, channel, thread)
+            outcome, changed[BATTLE] = await _say(transport, thread, message, nonce, reply_to)
+        except Refused as error:
+            log.warning("channel %s: the battle's thread refused its news (%s)", channel, error)
+            lane, changed[BATTLE] = GAME, None
+    else:
+        lane = GAME
+    if lane == GAME:
+        place = here.get(GAME) or Place(channel)
+        outcome, changed[GAME] = await _say(
+            transport, place, message, nonce, reply_to, fresh=begins
+        )
+    if begins and (opened := changed.get(GAME)) is not None and opened.live is not None:
+        name = next((b.name for s in stored if (b := _begun(s)) is not None), "Battle")
+        changed[BATTLE] = Place(opened.live, unopened=name)
+    if BattleStage.ENDS in stages and (battle := changed.get(BATTLE, here.get(BATTLE))):
+        if battle.unopened is None:
+            await _close(transport, channel, battle)
+        changed[BATTLE] = None
+    return Posted(outcome, changed)
+
+
+async def _opened(transport: Transport, channel: int, place: Place) -> Place:
+    """The battle's thread, opened now from its message if it was not yet (a battle
+    settled before anyone enters leaves no empty thread behind)."""
+    if place.unopened is None:
+        return place
+    return Place(await transport.open_thread(channel, place.target, place.unopened))
+
+
+async def _close(transport: Transport, channel: int, battle: Place) -> None:
+    """The battle is over: its last choices leave, its thread is archived."""
+    try:
+        if battle.live is not None:
+            await transport.unbutton(battle.target, battle.live)
+        await transport.close_thread(battle.target)
+    except Refused as error:
+        log.warning("channel %s: the battle's thread stays open (%s)", channel, error)
+
+
+async def _say(
+    transport: Transport,
+    place: Place,
+    message: Message,
+    nonce: str,
+    reply_to: str | None,
+    *,
+    fresh: bool = False,
+) -> tuple[str, Place]:
+    """Say ``message`` at ``place``: added to its live message when nobody needs a ping and
+    it fits, else a new message (unless ``fresh``) that becomes the live one."""
+    grown = f"{place.text}\n{message.text}" if place.text else message.text
+    if place.live is not None and not message.mention and not fresh and len(grown) <= MAX_LIVE:
+        edited = replace(message, text=grown)
+        outcome = await transport.edit(place.target, place.live, edited, message.text)
+        return outcome, Place(place.target, place.live, grown)
+    outcome, posted = await transport.post(place.target, message, nonce, reply_to)
+    if place.live is not None:
+        await transport.unbutton(place.target, place.live)
+    return outcome, Place(place.target, posted, message.text)
+
+
+def _begun(stored: Stored) -> Battle | None:
+    """The battle ``stored`` tells the beginning of, if it does."""
+    battle = stored.message.battle
+    return battle if battle is not None and battle.stage is BattleStage.BEGINS else None
