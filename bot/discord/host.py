@@ -53,10 +53,14 @@ TitanInteraction = discord.Interaction[TitanHost]
 
 
 def place_of(interaction: discord.Interaction[Any]) -> Place:
-    """The channel (one game per channel) and guild an interaction comes from."""
+    """The channel (one game per channel) and guild an interaction comes from; a thread of
+    a game's channel (a battle's, or one players opened) is its parent's place."""
     channel = interaction.channel_id
     if channel is None:
         raise RuntimeError("an interaction without a channel")
+    where = interaction.channel
+    if isinstance(where, discord.Thread) and where.parent_id is not None:
+        channel = where.parent_id
     return Place(channel, interaction.guild_id)
 
 

@@ -26,7 +26,8 @@ SEND_IN_THREADS = 1 << 38
 PLAYER = VIEW | SEND | COMMANDS
 ORGANISER = PLAYER | MANAGE_CHANNELS
 INVITE = VIEW | SEND | EMBED_LINKS | ATTACH_FILES | READ_HISTORY
-"""What the README's invite grants the bot (117760)."""
+INVITE |= CREATE_PUBLIC_THREADS | SEND_IN_THREADS
+"""What the README's invite grants the bot (309237763072)."""
 APP_PERMISSIONS = INVITE | COMMANDS
 """The bot's permissions in the guild (its role), and in a channel unless a test sets them."""
 

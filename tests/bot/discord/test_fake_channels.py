@@ -40,12 +40,12 @@ def _mine(client: discord.Client, cid: int = p.CHANNEL_ID) -> discord.Permission
 
 # --- permissions ------------------------------------------------------------------------------
 def test_the_bots_default_permissions_are_the_readmes_invite():
-    assert p.INVITE == 117760 and p.APP_PERMISSIONS == p.INVITE | p.COMMANDS
+    assert p.INVITE == 309237763072 and p.APP_PERMISSIONS == p.INVITE | p.COMMANDS
 
 
 async def test_discordpy_sees_the_bots_permissions_in_the_channel(fake, client):
     assert _mine(client).value == p.APP_PERMISSIONS
-    assert not _mine(client).create_public_threads
+    assert _mine(client).create_public_threads and not _mine(client).manage_threads
 
 
 async def test_without_attach_files_an_upload_is_refused_and_text_goes(fake, client):
@@ -118,6 +118,7 @@ async def test_dm_refusals_other_than_closed_dms_on_demand(fake, client):
 
 # --- threads ----------------------------------------------------------------------------------
 async def test_a_thread_needs_create_public_threads(fake, client):
+    await fake.set_permissions(p.CHANNEL_ID, p.APP_PERMISSIONS & ~p.CREATE_PUBLIC_THREADS)
     start = await _channel(client).send("Battle in the Plains")
     refused = await _refused(start.create_thread(name="Battle"), discord.Forbidden)
     assert refused.code == 50013 and fake.threads() == []
@@ -165,7 +166,7 @@ async def test_a_thread_without_a_message_is_private_unless_asked_public(fake, c
 
 
 async def test_writing_in_a_thread_needs_send_messages_in_threads(fake, client):
-    await fake.set_permissions(p.CHANNEL_ID, p.APP_PERMISSIONS | p.CREATE_PUBLIC_THREADS)
+    await fake.set_permissions(p.CHANNEL_ID, p.APP_PERMISSIONS & ~p.SEND_IN_THREADS)
     thread = await (await _channel(client).send("Battle")).create_thread(name="Battle")
     refused = await _refused(thread.send("strike"), discord.Forbidden)
     assert refused.code == 50013 and fake.in_channel(thread.id) == []
