@@ -12,4 +12,14 @@ A command flows down this list and its replies flow back up:
   rules show them;
 * :mod:`bot.storage` — SQLite: migrations, the append-only action log, snapshots, loading
   and storing a game.
+
+What a stored change must tell leaves by one path, after the commit:
+
+* :mod:`bot.outbox` — written in the change's transaction, delivered in order per channel
+  by a transport (:mod:`bot.discord.transport`, or the terminal's), retried, never doubled;
+  a live message edited within a player's run, a new one at a hand-off, battles in threads;
+* :mod:`bot.dialect` — how a text names a command: the terminal's words, or the clickable
+  slash command on Discord;
+* :mod:`bot.offers`, :mod:`bot.pictures`, :mod:`bot.painting` — the choices a message
+  offers (public ones only in public) and the pictures, drawn in worker processes.
 """
