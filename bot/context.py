@@ -22,12 +22,14 @@ class Place:
 class Caller:
     """The user sending a command. ``organiser`` grants the host's powers (cancel, add,
     start); ``on_behalf`` marks a command an organiser's tool gives for this user (it does
-    not count against the user's command rate)."""
+    not count against the user's command rate); ``cause`` says why an action was given
+    for a seat that did not give it (a passed deadline), and is logged with it."""
 
     user: int
     name: str
     organiser: bool = False
     on_behalf: bool = False
+    cause: str | None = None
 
 
 @dataclass(frozen=True)

@@ -39,6 +39,8 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
+import aiosqlite
+
 from bot.config import NO_LIMITS, Limits
 from bot.context import Caller, Context, Place, Version
 from bot.handlers.ai_seats import ai_caller, ai_choice, ai_play, merge, waiting_ai
@@ -56,12 +58,16 @@ from bot.ratelimit import CommandRate
 from bot.records.command import RECORDS
 from bot.records.damage import GameDamaged, damage_notice
 from bot.replies import Message, Picture, Replies
-from bot.storage import Database, Store, Unit
+from bot.schedule.clock import Clock, SystemClock
+from bot.schedule.decisions import decision_of
+from bot.schedule.planner import plan
+from bot.storage import Database, Store, Unit, due
 from bot.storage import games as rows
 from bot.storage.record import DamagedLog, Game, load_game, load_open_game
 from bot.syntax import Command, VerbKind, parse_command
 from engine.errors import IllegalAction, TitanError, WrongPhase
 from engine.game.actions import Action
+from engine.game.state import GameState
 
 log = logging.getLogger(__name__)
 
@@ -74,6 +80,12 @@ WITHOUT_GAME = frozenset({"new", "help", "status", "creature", "land", "cancel"}
 whose game is damaged is answered with the damage notice."""
 #: Called with the game after each AI action is stored (progress bars, benchmarks).
 Observer = Callable[[Game], None]
+#: Chooses the action for a seat (a passed deadline's answer), in a worker thread.
+Chooser = Callable[[GameState, int], Action]
+#: Work done in the transaction of a stored change (a due item marked done).
+Finish = Callable[[aiosqlite.Connection], Awaitable[None]]
+SCHEDULER = Caller(0, "titanbot", on_behalf=True)
+"""Who the bot's own notices come from (a reminder, a paused game)."""
 
 
 STALE = "this choice is out of date: the game has moved on since it was offered"
@@ -116,6 +128,7 @@ class GameService:
         paint_in_processes: bool = False,
         limits: Limits = NO_LIMITS,
         clock: Callable[[], float] = time.monotonic,
+        wall_clock: Clock | None = None,
     ) -> None:
         self.db = db
         self.limits = limits
@@ -133,6 +146,10 @@ class GameService:
         """Who says what the outbox holds (:meth:`deliver_with`); without one it waits."""
         rate = limits.commands_per_minute
         self._rate = CommandRate(rate, limits.command_burst, clock) if rate else None
+        self.wall_clock: Clock = wall_clock or SystemClock()
+        """The scheduler's time: when decisions begin and fall due (tests move it)."""
+        self.on_planned: Callable[[], None] | None = None
+        """Called after a change that may have scheduled something (the scheduler wakes)."""
 
     @classmethod
     async def open(cls, path: Path | str, **options: Any) -> GameService:
@@ -308,7 +325,8 @@ class GameService:
         cached = self._cache.get(channel)
         try:
             async with self.db.unit() as unit:
-                await rows.reopen_dms(unit.connection, caller.user)  # they may have opened DMs
+                if not caller.on_behalf:  # their own command: they may have opened DMs
+                    await rows.reopen_dms(unit.connection, caller.user)
                 replies = await run(self._context(place, caller, unit))
                 if note is not None and replies.public is not None:
                     text = f"{note}\n{replies.public.text}"
@@ -335,6 +353,11 @@ class GameService:
         now = self._cache.get(channel) or await load_open_game(unit, channel)
         if now is not None:
             self._remember(channel, now)
+        if now is not None:
+            by_timeout = caller.cause is not None
+            await plan(unit.connection, now, self.wall_clock.now(), by_timeout=by_timeout)
+        elif before is not None:  # over or cancelled: nothing of it falls due any more
+            await due.forget(unit.connection, before.id)
         if replies.public is not None and now is not None and now.state is not None:
             offers = Offers(now.id, now.n, tuple(public_offers(now.state)))
             replies = replace(replies, public=replace(replies.public, offers=offers))
@@ -347,6 +370,67 @@ class GameService:
     def _wake(self, channel: int, replies: Replies) -> None:
         if replies.stored and self.deliverer is not None:
             self.deliverer.wake(channel)
+        if self.on_planned is not None:
+            self.on_planned()
+
+    async def play_for(
+        self,
+        place: Place,
+        decision: str,
+        choose: Chooser,
+        cause: str,
+        *,
+        note: str | None = None,
+        done: Finish | None = None,
+        once: bool = False,
+    ) -> Replies:
+        """Play ``choose``'s actions for the seat ``place``'s game waits for, while it waits
+        for the same ``decision`` (a passed deadline's answer: a whole movement phase, say),
+        each stored with its news and with ``cause`` in the log. ``note`` heads the first
+        action's news; ``done`` runs in the first action's transaction. The caller holds
+        the channel's lock; the AI seats that follow act as after a command. With ``once``
+        one action only."""
+        channel = place.channel
+        chain: list[Replies] = []
+        game = await self.game_in(channel)
+        while game is not None and len(chain) < (1 if once else self.ai_limit):
+            decided = decision_of(game.state)
+            if decided is None or decided.key != decision:
+                break
+            seat = decided.seat
+            caller = Caller(game.user_of(seat), game.name_of(seat), on_behalf=True, cause=cause)
+            try:
+                action = await asyncio.to_thread(choose, game.playing(), seat)
+                async with self.db.unit() as unit:
+                    replies, game = await ai_play(
+                        self._context(place, caller, unit), game, seat, action
+                    )
+                    if not chain and note is not None and replies.public is not None:
+                        text = f"{note}\n{replies.public.text}"
+                        replies = replace(replies, public=replace(replies.public, text=text))
+                    if not chain and done is not None:
+                        await done(unit.connection)
+                    self._remember(channel, game)
+                    replies = await self._told(unit, place, caller, replies, None, game)
+            except Exception:
+                self._cache.pop(channel, None)
+                log.exception("game %s: playing for seat %s failed", game.id, seat)
+                break
+            self._wake(channel, replies)
+            chain.append(replies)
+        return await self._ai_after(place, merge(Replies(), chain), self.ai_limit)
+
+    async def tell(
+        self, place: Place, game: Game, replies: Replies, done: Finish | None = None
+    ) -> Replies:
+        """Store what the bot says of its own accord about ``game`` (a reminder, a notice),
+        with ``done`` in the same transaction. The caller holds the channel's lock."""
+        async with self.db.unit() as unit:
+            if done is not None:
+                await done(unit.connection)
+            replies = await self._told(unit, place, SCHEDULER, replies, None, game)
+        self._wake(place.channel, replies)
+        return replies
 
     def _context(self, place: Place, caller: Caller, db: Store | None = None) -> Context:
         return Context(

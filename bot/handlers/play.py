@@ -65,7 +65,9 @@ async def play(ctx: Context, game: Game, request: Command | a.Action) -> tuple[R
         action = request
     after, events = apply(state, seat, action)
     async with ctx.db.transaction() as db:
-        updated = await store_action(db, game, seat, action, events, after, ctx.snapshot_every)
+        updated = await store_action(
+            db, game, seat, action, events, after, ctx.snapshot_every, cause=ctx.caller.cause
+        )
         updated, host = await hand_over_host(db, updated)
     replies = replies_after(updated, state, seat, action, events)
     if host is not None and replies.public is not None:

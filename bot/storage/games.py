@@ -163,6 +163,15 @@ async def game(db: aiosqlite.Connection, game_id: int) -> GameRow | None:
     return _game(row) if row else None
 
 
+async def active_games_with_ai(db: aiosqlite.Connection) -> list[tuple[int, int | None]]:
+    """The channel and guild of every active game with a computer seat (ids below zero)."""
+    async with db.execute(
+        "SELECT DISTINCT g.channel, g.guild FROM games g JOIN seats s ON s.game = g.id"
+        " WHERE g.status = 'active' AND s.user < 0 ORDER BY g.channel"
+    ) as cursor:
+        return [(int(r[0]), r[1]) async for r in cursor]
+
+
 async def create_game(
     db: aiosqlite.Connection, channel: int, guild: int | None, settings: dict[str, Any]
 ) -> int:
@@ -228,14 +237,15 @@ async def append_action(
     events: str,
     *,
     turn: int | None = None,
+    cause: str | None = None,
 ) -> None:
     """Log action number ``n`` (the primary key refuses a duplicate ``n``), played in player
     turn ``turn`` (``state.turn.number`` before it; None leaves it unknown, and ``history``
     then reads the whole log before its window)."""
     await db.execute(
-        "INSERT INTO actions (game, n, seat, action, events, created_at, turn)"
-        " VALUES (?, ?, ?, ?, ?, ?, ?)",
-        (game_id, n, seat, action, events, now(), turn),
+        "INSERT INTO actions (game, n, seat, action, events, created_at, turn, cause)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+        (game_id, n, seat, action, events, now(), turn, cause),
     )
 
 

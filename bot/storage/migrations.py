@@ -130,4 +130,43 @@ MIGRATIONS: tuple[str, ...] = (
     ALTER TABLE users ADD COLUMN dms_closed_at TEXT;
     ALTER TABLE users ADD COLUMN dms_off INTEGER NOT NULL DEFAULT 0 CHECK (dms_off IN (0, 1));
     """,
+    # 5: the scheduler (bot/schedule/): the decision each active game waits for and since
+    # when (its deadline, if the game has a clock); the due items (a deadline, a reminder,
+    # a time limit) in the order they fall due; each seat's timeouts in a row; each user's
+    # reminder preferences (off, quiet hours in their time zone); and why an action was
+    # given when its seat did not give it (a timeout).
+    """
+    CREATE TABLE clocks (
+        game     INTEGER PRIMARY KEY REFERENCES games (id) ON DELETE CASCADE,
+        seat     INTEGER NOT NULL,
+        decision TEXT    NOT NULL,
+        since    REAL    NOT NULL,
+        deadline REAL
+    );
+
+    CREATE TABLE due (
+        id       INTEGER PRIMARY KEY,
+        game     INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+        kind     TEXT    NOT NULL CHECK (kind IN ('deadline', 'reminder', 'time_limit')),
+        seat     INTEGER,
+        decision TEXT,
+        at       REAL    NOT NULL,
+        done_at  REAL,
+        outcome  TEXT
+    );
+    CREATE INDEX due_next ON due (at) WHERE done_at IS NULL;
+    CREATE INDEX due_by_game ON due (game) WHERE done_at IS NULL;
+
+    CREATE TABLE lapses (
+        game  INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+        seat  INTEGER NOT NULL,
+        count INTEGER NOT NULL,
+        PRIMARY KEY (game, seat)
+    ) WITHOUT ROWID;
+
+    ALTER TABLE users ADD COLUMN reminders_off INTEGER NOT NULL DEFAULT 0
+        CHECK (reminders_off IN (0, 1));
+    ALTER TABLE users ADD COLUMN quiet TEXT;
+    ALTER TABLE actions ADD COLUMN cause TEXT;
+    """,
 )

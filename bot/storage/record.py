@@ -71,6 +71,26 @@ class Invitation:
 
 
 @dataclass(frozen=True)
+class Timing:
+    """A game's clock (see :mod:`bot.schedule`): how long one decision may wait
+    (``deadline`` seconds; None: no deadline), what a passed deadline does (``on_timeout``:
+    ``ai``, ``pass`` or ``pause``), when the awaited player is reminded (``remind_at``:
+    fractions of the deadline gone, and ``remind_before`` seconds before it; without a
+    deadline after ``idle`` seconds, then every ``idle`` seconds, at most ``idle_reminders``
+    times), and after how many timeouts in a row the organiser is asked to replace them."""
+
+    deadline: int | None = None
+    on_timeout: str = "ai"
+    remind_at: tuple[float, ...] = (0.5,)
+    remind_before: int = 3600
+    idle: int = 86400
+    idle_reminders: int = 3
+    most_timeouts: int = 3
+    expires_at: float | None = None
+    """The real-clock time limit (errata 21.1): the game expires by itself then."""
+
+
+@dataclass(frozen=True)
 class Settings:
     """Chosen when the game is opened (``players``: the most seats); ``invited``: the seats
     offered and not yet accepted or refused."""
@@ -80,6 +100,7 @@ class Settings:
     record_keeping: bool = False
     time_limit: bool = False
     invited: tuple[Invitation, ...] = ()
+    timing: Timing = Timing()
 
     def invitation(self, user: int) -> Invitation | None:
         return next((i for i in self.invited if i.user == user), None)
@@ -347,8 +368,11 @@ async def store_action(
     events: Sequence[Event],
     after: GameState,
     snapshot_every: int,
+    *,
+    cause: str | None = None,
 ) -> Game:
-    """Log ``action`` (inside the caller's transaction) and return the game after it.
+    """Log ``action`` (inside the caller's transaction) and return the game after it;
+    ``cause`` says why it was given when its seat did not give it (a passed deadline).
 
     The log row carries the player turn the action was played in (``state.turn.number``
     before it), which lets ``history`` read only the window it shows.
@@ -356,7 +380,9 @@ async def store_action(
     n = game.n + 1
     turn = game.state.turn.number if game.state is not None else None
     action_text = json.dumps(action_to_json(action))
-    await rows.append_action(db, game.id, n, seat, action_text, events_to_json(events), turn=turn)
+    await rows.append_action(
+        db, game.id, n, seat, action_text, events_to_json(events), turn=turn, cause=cause
+    )
     if snapshot_every > 0 and n % snapshot_every == 0:
         await rows.save_snapshot(db, game.id, n, encode_state(after))
     status = Status.OVER if after.result is not None else Status.ACTIVE

@@ -135,6 +135,12 @@ def test_an_older_file_is_checked_through_a_migrated_copy(tmp_path, capsys):
     path = tmp_path / "games.sqlite3"
     asyncio.run(stored_games(path))
     downgrade = [
+        "DROP TABLE clocks",
+        "DROP TABLE due",
+        "DROP TABLE lapses",
+        "ALTER TABLE users DROP COLUMN reminders_off",
+        "ALTER TABLE users DROP COLUMN quiet",
+        "ALTER TABLE actions DROP COLUMN cause",
         "DROP TABLE outbox",
         "DROP TABLE places",
         "ALTER TABLE users DROP COLUMN dms_closed_at",

@@ -24,7 +24,10 @@ async def test_a_new_database_is_migrated_in_wal_with_foreign_keys(db_path):
                 "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name"
             ) as cursor:
                 tables = [row[0] async for row in cursor]
-        assert tables == ["actions", "games", "outbox", "places", "seats", "snapshots", "users"]
+        assert tables == [
+            "actions", "clocks", "due", "games", "lapses", "outbox", "places", "seats",
+            "snapshots", "users",
+        ]  # fmt: skip
     finally:
         await db.close()
 

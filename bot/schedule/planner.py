@@ -1,0 +1,54 @@
+"""After every stored change: start the clock of a new decision, with its due items.
+
+Run in the change's transaction, so a decision's deadline and reminders exist exactly
+when the change that began it does. The same decision (another move of one movement
+phase) keeps its clock; a decision made cancels what it had pending. A game that starts
+gets its real-clock time limit (errata 21.1) and the reminder a day before it.
+"""
+
+from __future__ import annotations
+
+import aiosqlite
+
+from bot.schedule.decisions import decision_of
+from bot.schedule.timing import reminder_times
+from bot.storage import Status
+from bot.storage import due as items
+from bot.storage.due import DEADLINE, REMINDER, TIME_LIMIT, Clock
+from bot.storage.record import Game
+
+EXPIRE, WARN = "expire", "warn"
+"""The two time-limit items: the expiry itself, and its warning a day before."""
+WARNING = 86400
+
+
+async def plan(db: aiosqlite.Connection, game: Game, now: float, *, by_timeout: bool) -> None:
+    """Bring ``game``'s clock and due items up to date after a change stored at ``now``
+    (``by_timeout``: the change was a passed deadline's, not the seat's own)."""
+    current = await items.clock(db, game.id)
+    decision = decision_of(game.state) if game.row.status is Status.ACTIVE else None
+    if current is not None and decision is not None and current.decision == decision.key:
+        return
+    await items.cancel(db, game.id, (DEADLINE, REMINDER))
+    if current is not None and not by_timeout:
+        await items.reset_lapses(db, game.id, current.seat)  # they answered in time
+    if decision is None:
+        if current is not None:
+            await items.drop_clock(db, game.id)
+        if game.row.status is not Status.ACTIVE:
+            await items.cancel(db, game.id, (TIME_LIMIT,))
+        return
+    timing = game.settings.timing
+    if current is None and timing.expires_at is not None:  # the game has just started
+        if timing.expires_at - WARNING > now:
+            await items.add(db, game.id, TIME_LIMIT, timing.expires_at - WARNING, None, WARN)
+        await items.add(db, game.id, TIME_LIMIT, max(now, timing.expires_at), None, EXPIRE)
+    computer = game.is_ai(decision.seat)
+    deadline = now + timing.deadline if timing.deadline is not None and not computer else None
+    await items.set_clock(db, game.id, Clock(decision.seat, decision.key, now, deadline))
+    if computer:
+        return  # the AI answers at once
+    if deadline is not None:
+        await items.add(db, game.id, DEADLINE, deadline, decision.seat, decision.key)
+    for moment in reminder_times(timing, now):
+        await items.add(db, game.id, REMINDER, moment, decision.seat, decision.key)

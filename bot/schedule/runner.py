@@ -1,0 +1,200 @@
+"""What a due item does when it falls due: remind, time out, or end a time limit.
+
+Each item is checked against the game as it is now, under the channel's lock: a reminder
+or deadline of a decision already made, or of a game no longer played, is marked done and
+does nothing. Marking an item done is part of the transaction that acts on it, so a crash
+never acts twice: after a restart an item not marked done is looked at again, and a
+timeout goes on only while its decision still waits (its first action already stored, the
+rest played). Everything said goes through the outbox.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from functools import partial
+from typing import TYPE_CHECKING
+
+import aiosqlite
+
+from bot.context import Place
+from bot.replies import Message, Replies
+from bot.schedule.decisions import decision_of
+from bot.schedule.planner import EXPIRE
+from bot.schedule.quiet import QuietHours
+from bot.schedule.timeouts import PAUSE, timeout_action, timeout_note
+from bot.storage import Status
+from bot.storage import due as items
+from bot.storage import games as rows
+from bot.storage.due import DEADLINE, REMINDER, DueItem
+from bot.storage.record import Game
+from engine.game import actions as a
+from engine.game.state import GameState
+
+if TYPE_CHECKING:
+    from bot.service import GameService
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class DueRunner:
+    """Acts on due items through the service (its locks, its units, its outbox)."""
+
+    service: GameService
+
+    async def run(self, item: DueItem) -> str:
+        """Act on ``item`` if it still applies; what became of it."""
+        service = self.service
+        async with service.db.reading() as db:
+            row = await rows.game(db, item.game)
+        if row is None or row.status is not Status.ACTIVE:
+            return await self._finish(item, "the game is not being played")
+        place = Place(row.channel, row.guild)
+        async with service.lock(row.channel):
+            game = await service.game_in(row.channel)
+            if game is None or game.id != item.game or game.state is None:
+                return await self._finish(item, "the game is not being played")
+            if item.kind == items.TIME_LIMIT:
+                return await self._time_limit(place, game, item)
+            async with service.db.reading() as db:
+                clock = await items.clock(db, game.id)
+            if clock is None or clock.decision != item.decision:
+                return await self._finish(item, "the decision was made")
+            if item.kind == REMINDER:
+                return await self._remind(place, game, item, clock.deadline)
+            if item.kind == DEADLINE:
+                return await self._time_out(place, game, item)
+        return await self._finish(item, f"unknown kind {item.kind!r}")
+
+    def _now(self) -> float:
+        return self.service.wall_clock.now()
+
+    async def _finish(self, item: DueItem, outcome: str) -> str:
+        async with self.service.db.transaction() as db:
+            await items.finish(db, item.id, self._now(), outcome)
+        return outcome
+
+    async def _done(self, item: DueItem, outcome: str, db: aiosqlite.Connection) -> None:
+        await items.finish(db, item.id, self._now(), outcome)
+
+    # --- reminders ---------------------------------------------------------------------------
+    async def _remind(self, place: Place, game: Game, item: DueItem, deadline: float | None) -> str:
+        """Remind the awaited player — unless a later reminder or the deadline is due too
+        (after a downtime: one reminder, not a flood), they turned reminders off, or it is
+        their quiet time (then it waits for its end)."""
+        now = self._now()
+        async with self.service.db.reading() as db:
+            later = [i for i in await items.pending(db, game.id) if i.id != item.id]
+            seat = item.seat if item.seat is not None else -1
+            user = game.user_of(seat)
+            prefs = await items.reminder_prefs(db, user)
+            closed_at, dms_off = await rows.dm_status(db, user)
+        if any(i.at <= now and i.decision == item.decision and i.at >= item.at for i in later):
+            return await self._finish(item, "overtaken by a later reminder or the deadline")
+        if prefs.off:
+            return await self._finish(item, "the player turned reminders off")
+        quiet = QuietHours.stored(prefs.quiet)
+        if quiet is not None and (until := quiet.allows(now)) > now:
+            if deadline is not None and until >= deadline:
+                return await self._finish(item, "quiet hours until the deadline")
+            async with self.service.db.transaction() as db:
+                await items.postpone(db, item.id, until)
+            return "postponed to the end of the player's quiet hours"
+        name = game.name_of(seat)
+        text = reminder_text(game, place, deadline)
+        if closed_at is not None or dms_off:
+            message = Message(f"⏰ **{name}**, {text}", mention=(user,))
+            replies = Replies(public=message)
+            outcome = "reminded in the channel"
+        else:
+            replies = Replies(private={user: Message(f"⏰ {text}")})
+            outcome = "reminded by DM"
+        await self.service.tell(place, game, replies, partial(self._done, item, outcome))
+        return outcome
+
+    # --- deadlines ---------------------------------------------------------------------------
+    async def _time_out(self, place: Place, game: Game, item: DueItem) -> str:
+        timing = game.settings.timing
+        seat = item.seat if item.seat is not None else -1
+        name = game.name_of(seat)
+        policy = timing.on_timeout
+        async with self.service.db.reading() as db:
+            missed = await items.lapses(db, game.id, seat) + 1
+        repeat = ""
+        if missed >= timing.most_timeouts:
+            repeat = (
+                f"\n**{name}** has missed {missed} deadlines in a row: an organiser may give "
+                "the seat to someone else with `/titan-admin replace`."
+            )
+        if policy == PAUSE:
+            text = (
+                f"⏸ **{name}**'s deadline passed: the game waits for them (or for an "
+                f"organiser to give their seat to someone else).{repeat}"
+            )
+            outcome = "paused: the organiser is told"
+
+            async def paused(db: aiosqlite.Connection) -> None:
+                await items.lapsed(db, game.id, seat)
+                await self._done(item, outcome, db)
+
+            await self.service.tell(place, game, Replies(public=Message(text)), paused)
+            return outcome
+        outcome = f"timed out: {policy}"
+
+        async def timed_out(db: aiosqlite.Connection) -> None:
+            await items.lapsed(db, game.id, seat)
+            await self._done(item, outcome, db)
+
+        assert item.decision is not None
+        await self.service.play_for(
+            place,
+            item.decision,
+            partial(_choose, policy),
+            f"deadline passed ({policy})",
+            note=timeout_note(name, policy) + repeat,
+            done=timed_out,
+        )
+        return outcome
+
+    # --- the real-clock time limit -----------------------------------------------------------
+    async def _time_limit(self, place: Place, game: Game, item: DueItem) -> str:
+        expires = game.settings.timing.expires_at
+        state = game.state
+        assert state is not None
+        if item.decision != EXPIRE:
+            text = f"⌛ The time limit of game #{game.id} ends <t:{int(expires or 0)}:R>."
+            outcome = "warned"
+            await self.service.tell(
+                place, game, Replies(public=Message(text)), partial(self._done, item, outcome)
+            )
+            return outcome
+        if state.final_turns is not None:
+            return await self._finish(item, "the time limit had already ended")
+        outcome = "expired"
+        text = "⌛ The agreed time limit has come: the game ends after one more turn each."
+        await self.service.play_for(
+            place,
+            _any_decision(game),
+            lambda state, seat: a.ExpireTimeLimit(),
+            "the time limit",
+            note=text,
+            done=partial(self._done, item, outcome),
+            once=True,
+        )
+        return outcome
+
+
+def _choose(policy: str, state: GameState, seat: int) -> a.Action:
+    return timeout_action(state, seat, policy)
+
+
+def _any_decision(game: Game) -> str:
+    decided = decision_of(game.state)
+    return decided.key if decided is not None else ""
+
+
+def reminder_text(game: Game, place: Place, deadline: float | None) -> str:
+    """What a reminder says: which game waits (a link to its channel) and until when."""
+    when = f" — the deadline is <t:{int(deadline)}:R>" if deadline is not None else ""
+    return f"game #{game.id} in <#{place.channel}> waits for you{when}."

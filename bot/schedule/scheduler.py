@@ -1,0 +1,103 @@
+"""The one task that keeps time: it sleeps until the earliest due item and acts on what is
+due, in order, then sleeps again; a change that schedules something wakes it.
+
+At start-up it first acts on everything that fell due while the bot was down, and lets
+every game waiting for an AI seat go on. An item whose handling fails is tried again a
+few minutes later (logged), so one broken game never stalls the others.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from typing import TYPE_CHECKING
+
+from bot.context import Place
+from bot.schedule.runner import DueRunner
+from bot.storage import due as items
+from bot.storage import games as rows
+
+if TYPE_CHECKING:
+    from bot.service import GameService
+
+log = logging.getLogger(__name__)
+
+RETRY_AFTER = 300.0
+"""Seconds before an item whose handling failed is tried again."""
+BATCH = 100
+
+
+class Scheduler:
+    def __init__(self, service: GameService) -> None:
+        self.service = service
+        self.clock = service.wall_clock
+        self.runner = DueRunner(service)
+        self._woken = asyncio.Event()
+        self._task: asyncio.Task[None] | None = None
+        self.handled = 0
+        """Items acted on (or found done) since start-up."""
+
+    async def start(self) -> None:
+        """Advance the games waiting for AI seats, then keep time in a task."""
+        await self.advance_ai_games()
+        self.service.on_planned = self.wake
+        self._task = asyncio.create_task(self._loop(), name="titanbot-scheduler")
+
+    async def close(self) -> None:
+        self.service.on_planned = None
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+            self._task = None
+
+    def wake(self) -> None:
+        self._woken.set()
+
+    async def advance_ai_games(self) -> int:
+        """Let every active game that waits for an AI seat go on (after a restart)."""
+        async with self.service.db.reading() as db:
+            waiting = await rows.active_games_with_ai(db)
+        moved = 0
+        for channel, guild in waiting:
+            try:
+                replies = await self.service.advance(Place(channel, guild))
+            except Exception:
+                log.exception("channel %s: advancing its AI seats failed", channel)
+                continue
+            moved += replies.stored
+        return moved
+
+    async def run_due(self) -> int:
+        """Act on every item due now, earliest first; how many."""
+        done = 0
+        while True:
+            async with self.service.db.reading() as db:
+                due = await items.due_by(db, self.clock.now(), BATCH)
+            if not due:
+                return done
+            for item in due:
+                try:
+                    outcome = await self.runner.run(item)
+                    log.info("due %s #%s of game %s: %s", item.kind, item.id, item.game, outcome)
+                except Exception:
+                    log.exception(
+                        "due item %s of game %s failed; tried again later", item.id, item.game
+                    )
+                    async with self.service.db.transaction() as db:
+                        await items.postpone(db, item.id, self.clock.now() + RETRY_AFTER)
+                done += 1
+                self.handled += 1
+
+    async def _loop(self) -> None:
+        while True:
+            self._woken.clear()
+            try:
+                await self.run_due()
+                async with self.service.db.reading() as db:
+                    moment = await items.next_at(db)
+            except Exception:
+                log.exception("the scheduler failed; it goes on in a minute")
+                moment = self.clock.now() + 60
+            await self.clock.sleep_until(moment, self._woken)

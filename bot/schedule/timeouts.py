@@ -1,0 +1,45 @@
+"""What a passed deadline plays for the seat: the AI's choice, or the least the rules allow.
+
+``pass`` plays the most passive legal action — end the phase, decline a chance, make no
+more proposals, roll without splitting; where nothing passive is legal (a colour to choose,
+a forced strike, the first turn's split), the AI's choice. Both are legal by construction.
+"""
+
+from __future__ import annotations
+
+from bot.handlers.ai_seats import decide
+from engine.game import actions as a
+from engine.game import battle_actions as b
+from engine.game.legal import legal_actions
+from engine.game.state import GameState
+
+PASSIVE: tuple[type[a.Action], ...] = (
+    a.Decline,
+    a.NoMoreProposals,
+    b.EndStrikes,
+    b.EndManeuver,
+    a.EndTurn,
+    a.EndMovement,
+    a.Roll,
+    a.Fight,
+)
+"""The passive answers, the most passive first."""
+AI, PASS, PAUSE = "ai", "pass", "pause"
+
+
+def timeout_action(state: GameState, seat: int, policy: str) -> a.Action:
+    """The action a passed deadline plays for ``seat`` under ``policy`` (``ai`` or ``pass``)."""
+    if policy == PASS:
+        legal = legal_actions(state, seat)
+        for kind in PASSIVE:
+            found = next((x for x in legal if type(x) is kind), None)
+            if found is not None:
+                return found
+    return decide(state, seat)
+
+
+def timeout_note(name: str, policy: str) -> str:
+    """How the channel is told (the seat's name is public; why they were late is not)."""
+    if policy == PASS:
+        return f"⏰ **{name}**'s deadline passed: the least the rules allow is played for them."
+    return f"⏰ **{name}**'s deadline passed: the computer plays this decision for them."

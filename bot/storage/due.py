@@ -1,0 +1,190 @@
+"""The scheduler's rows: each active game's clock, the due items, seats' timeouts in a row,
+and users' reminder preferences (see :mod:`bot.schedule`).
+
+Times are seconds since the epoch, from the scheduler's clock (tests inject their own).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import aiosqlite
+
+DEADLINE, REMINDER, TIME_LIMIT = "deadline", "reminder", "time_limit"
+
+
+@dataclass(frozen=True)
+class Clock:
+    """The decision a game waits for: whose (``seat``), which (``decision``, a key that
+    changes when the decision is made), since when, and until when (None: no deadline)."""
+
+    seat: int
+    decision: str
+    since: float
+    deadline: float | None = None
+
+
+@dataclass(frozen=True)
+class DueItem:
+    """Something the scheduler must do at ``at``: a deadline or a reminder of one
+    decision, or a game's time limit."""
+
+    id: int
+    game: int
+    kind: str
+    seat: int | None
+    decision: str | None
+    at: float
+
+
+async def clock(db: aiosqlite.Connection, game: int) -> Clock | None:
+    async with db.execute(
+        "SELECT seat, decision, since, deadline FROM clocks WHERE game = ?", (game,)
+    ) as cursor:
+        row = await cursor.fetchone()
+    return Clock(int(row[0]), str(row[1]), float(row[2]), row[3]) if row else None
+
+
+async def set_clock(db: aiosqlite.Connection, game: int, found: Clock) -> None:
+    await db.execute(
+        "INSERT INTO clocks (game, seat, decision, since, deadline) VALUES (?, ?, ?, ?, ?)"
+        " ON CONFLICT (game) DO UPDATE SET seat = excluded.seat,"
+        " decision = excluded.decision, since = excluded.since, deadline = excluded.deadline",
+        (game, found.seat, found.decision, found.since, found.deadline),
+    )
+
+
+async def drop_clock(db: aiosqlite.Connection, game: int) -> None:
+    await db.execute("DELETE FROM clocks WHERE game = ?", (game,))
+
+
+async def add(
+    db: aiosqlite.Connection,
+    game: int,
+    kind: str,
+    at: float,
+    seat: int | None = None,
+    decision: str | None = None,
+) -> int:
+    cursor = await db.execute(
+        "INSERT INTO due (game, kind, seat, decision, at) VALUES (?, ?, ?, ?, ?)",
+        (game, kind, seat, decision, at),
+    )
+    assert cursor.lastrowid is not None
+    return cursor.lastrowid
+
+
+async def cancel(db: aiosqlite.Connection, game: int, kinds: tuple[str, ...]) -> None:
+    """Forget the pending items of ``kinds`` of ``game`` (their decision was made)."""
+    marks = ", ".join("?" for _ in kinds)
+    await db.execute(
+        f"DELETE FROM due WHERE game = ? AND done_at IS NULL AND kind IN ({marks})",
+        (game, *kinds),
+    )
+
+
+async def forget(db: aiosqlite.Connection, game: int) -> None:
+    """``game`` is over (or cancelled): no clock, nothing pending."""
+    await db.execute("DELETE FROM clocks WHERE game = ?", (game,))
+    await db.execute("DELETE FROM due WHERE game = ? AND done_at IS NULL", (game,))
+
+
+async def next_at(db: aiosqlite.Connection) -> float | None:
+    """When the earliest pending item falls due (None: nothing is pending)."""
+    async with db.execute("SELECT MIN(at) FROM due WHERE done_at IS NULL") as cursor:
+        row = await cursor.fetchone()
+    return float(row[0]) if row and row[0] is not None else None
+
+
+async def due_by(db: aiosqlite.Connection, moment: float, limit: int = 100) -> list[DueItem]:
+    """The pending items due at ``moment`` or before, earliest first."""
+    async with db.execute(
+        "SELECT id, game, kind, seat, decision, at FROM due"
+        " WHERE done_at IS NULL AND at <= ? ORDER BY at, id LIMIT ?",
+        (moment, limit),
+    ) as cursor:
+        return [
+            DueItem(int(r[0]), int(r[1]), str(r[2]), r[3], r[4], float(r[5])) async for r in cursor
+        ]
+
+
+async def pending(db: aiosqlite.Connection, game: int) -> list[DueItem]:
+    """``game``'s pending items, earliest first."""
+    async with db.execute(
+        "SELECT id, game, kind, seat, decision, at FROM due"
+        " WHERE done_at IS NULL AND game = ? ORDER BY at, id",
+        (game,),
+    ) as cursor:
+        return [
+            DueItem(int(r[0]), int(r[1]), str(r[2]), r[3], r[4], float(r[5])) async for r in cursor
+        ]
+
+
+async def finish(db: aiosqlite.Connection, item: int, at: float, outcome: str) -> None:
+    await db.execute(
+        "UPDATE due SET done_at = ?, outcome = ? WHERE id = ? AND done_at IS NULL",
+        (at, outcome, item),
+    )
+
+
+async def postpone(db: aiosqlite.Connection, item: int, at: float) -> None:
+    await db.execute("UPDATE due SET at = ? WHERE id = ? AND done_at IS NULL", (at, item))
+
+
+async def outcomes(db: aiosqlite.Connection, game: int) -> list[tuple[str, int | None, str]]:
+    """What became of ``game``'s finished items, in the order they fell due: kind, seat,
+    outcome."""
+    async with db.execute(
+        "SELECT kind, seat, outcome FROM due WHERE game = ? AND done_at IS NOT NULL"
+        " ORDER BY at, id",
+        (game,),
+    ) as cursor:
+        return [(str(r[0]), r[1], str(r[2])) async for r in cursor]
+
+
+# --- timeouts in a row ------------------------------------------------------------------------
+async def lapses(db: aiosqlite.Connection, game: int, seat: int) -> int:
+    async with db.execute(
+        "SELECT count FROM lapses WHERE game = ? AND seat = ?", (game, seat)
+    ) as cursor:
+        row = await cursor.fetchone()
+    return int(row[0]) if row else 0
+
+
+async def lapsed(db: aiosqlite.Connection, game: int, seat: int) -> int:
+    """One more timeout of ``seat`` in a row; how many now."""
+    await db.execute(
+        "INSERT INTO lapses (game, seat, count) VALUES (?, ?, 1)"
+        " ON CONFLICT (game, seat) DO UPDATE SET count = count + 1",
+        (game, seat),
+    )
+    return await lapses(db, game, seat)
+
+
+async def reset_lapses(db: aiosqlite.Connection, game: int, seat: int) -> None:
+    await db.execute("DELETE FROM lapses WHERE game = ? AND seat = ?", (game, seat))
+
+
+# --- reminder preferences ---------------------------------------------------------------------
+@dataclass(frozen=True)
+class ReminderPrefs:
+    """A user's wishes: no reminders at all, or none during their quiet hours (stored as
+    ``HH:MM-HH:MM ZONE``, e.g. ``22:00-08:00 Europe/Paris``)."""
+
+    off: bool = False
+    quiet: str | None = None
+
+
+async def reminder_prefs(db: aiosqlite.Connection, user: int) -> ReminderPrefs:
+    async with db.execute("SELECT reminders_off, quiet FROM users WHERE id = ?", (user,)) as cursor:
+        row = await cursor.fetchone()
+    return ReminderPrefs(bool(row[0]), row[1]) if row else ReminderPrefs()
+
+
+async def set_reminder_prefs(db: aiosqlite.Connection, user: int, prefs: ReminderPrefs) -> None:
+    await db.execute(
+        "INSERT INTO users (id, reminders_off, quiet) VALUES (?, ?, ?)"
+        " ON CONFLICT (id) DO UPDATE SET reminders_off = excluded.reminders_off,"
+        " quiet = excluded.quiet",
+        (user, int(prefs.off), prefs.quiet),
+    )
