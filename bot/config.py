@@ -14,6 +14,10 @@ from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
 
+from bot.schedule.timing import POLICIES, parse_duration
+from bot.storage.record import NO_CLOCK, Timing
+from engine.errors import TitanError
+
 DEFAULT_PATH = Path("config.toml")
 DEFAULT_DATABASE = "titanbot.sqlite3"
 
@@ -68,6 +72,8 @@ class Config:
     """The SQLite file holding every game."""
     limits: Limits = Limits()
     """What the operator allows (``[limits]``)."""
+    timing: Timing = NO_CLOCK
+    """The clock of a game whose host chooses none (``[clock]``)."""
 
     @property
     def has_token(self) -> bool:
@@ -91,7 +97,61 @@ def load_config(path: Path | None = None, environ: Mapping[str, str] | None = No
     if not isinstance(database, str) or not database:
         raise ConfigError("storage.database must be a non-empty path")
     limits = load_limits(_table(raw, "limits"))
-    return Config(token=token, dev_guild=_guild(guild), database=Path(database), limits=limits)
+    timing = load_timing(_table(raw, "clock"))
+    return Config(
+        token=token, dev_guild=_guild(guild), database=Path(database), limits=limits,
+        timing=timing,
+    )  # fmt: skip
+
+
+CLOCK_KEYS = (
+    "deadline", "on_timeout", "remind_at", "remind_before", "idle", "idle_reminders",
+    "most_timeouts",
+)  # fmt: skip
+
+
+def load_timing(table: Mapping[str, object]) -> Timing:
+    """The ``[clock]`` table: the default clock of new games (a key left out keeps its
+    default). Durations are written as players write them (``24h``, ``off``)."""
+    unknown = sorted(set(table) - set(CLOCK_KEYS))
+    if unknown:
+        raise ConfigError(f"unknown setting clock.{unknown[0]}")
+    default = NO_CLOCK
+
+    def duration(key: str, current: int | None) -> int | None:
+        value = table.get(key)
+        if value is None:
+            return current
+        if not isinstance(value, str):
+            raise ConfigError(f'clock.{key} must be a duration like "24h", not {value!r}')
+        try:
+            return parse_duration(value, f"clock.{key}")
+        except TitanError as exc:
+            raise ConfigError(str(exc)) from exc
+
+    def whole(key: str, current: int) -> int:
+        value = table.get(key, current)
+        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+            raise ConfigError(f"clock.{key} must be a whole number above 0, not {value!r}")
+        return value
+
+    policy = table.get("on_timeout", default.on_timeout)
+    if policy not in POLICIES:
+        raise ConfigError(f"clock.on_timeout must be one of {', '.join(POLICIES)}, not {policy!r}")
+    points = table.get("remind_at", list(default.remind_at))
+    if not isinstance(points, list) or not all(
+        isinstance(p, int | float) and not isinstance(p, bool) and 0 < p < 1 for p in points
+    ):
+        raise ConfigError("clock.remind_at must be a list of fractions between 0 and 1")
+    return Timing(
+        deadline=duration("deadline", default.deadline),
+        on_timeout=str(policy),
+        remind_at=tuple(float(p) for p in points),
+        remind_before=duration("remind_before", default.remind_before) or 0,
+        idle=duration("idle", default.idle) or default.idle,
+        idle_reminders=whole("idle_reminders", default.idle_reminders),
+        most_timeouts=whole("most_timeouts", default.most_timeouts),
+    )
 
 
 def load_limits(table: Mapping[str, object]) -> Limits:

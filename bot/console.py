@@ -146,6 +146,9 @@ class Console:
         """Be the outbox's deliverer: what a stored change tells is printed from there."""
         if self.service.deliverer is None:
             await self.service.deliver_with(ConsoleTransport(self))
+        await self.service.keep_time()  # the AI seats left waiting play, what fell due acts
+        if self.service.deliverer is not None:
+            await self.service.deliverer.idle()
 
     async def tell(self, speaker: str, replies: Replies) -> None:
         """Print what a command says: a stored change through the outbox, as its deliverer

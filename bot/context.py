@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from bot.config import NO_LIMITS, Limits
 from bot.storage import Store
+from bot.storage.record import NO_CLOCK, Timing
 
 
 @dataclass(frozen=True)
@@ -54,6 +56,10 @@ class Context:
     snapshot_every: int
     limits: Limits = NO_LIMITS
     """What the operator allows (open games, history lengths)."""
+    timing: Timing = NO_CLOCK
+    """The clock a new game gets unless its host chooses another (``[clock]``)."""
+    now: Callable[[], float] = time.time
+    """The scheduler's time (seconds since the epoch)."""
     seating: asyncio.Lock = field(default_factory=asyncio.Lock)
     """Held (across channels: the service shares one) while a user's open games are counted
     and they take a seat, so that commands in two channels cannot both pass the limit."""

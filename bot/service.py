@@ -61,9 +61,17 @@ from bot.replies import Message, Picture, Replies
 from bot.schedule.clock import Clock, SystemClock
 from bot.schedule.decisions import decision_of
 from bot.schedule.planner import plan
+from bot.schedule.scheduler import Scheduler
 from bot.storage import Database, Store, Unit, due
 from bot.storage import games as rows
-from bot.storage.record import DamagedLog, Game, load_game, load_open_game
+from bot.storage.record import (
+    NO_CLOCK,
+    DamagedLog,
+    Game,
+    Timing,
+    load_game,
+    load_open_game,
+)
 from bot.syntax import Command, VerbKind, parse_command
 from engine.errors import IllegalAction, TitanError, WrongPhase
 from engine.game.actions import Action
@@ -129,6 +137,7 @@ class GameService:
         limits: Limits = NO_LIMITS,
         clock: Callable[[], float] = time.monotonic,
         wall_clock: Clock | None = None,
+        timing: Timing = NO_CLOCK,
     ) -> None:
         self.db = db
         self.limits = limits
@@ -144,8 +153,12 @@ class GameService:
         self._seating = asyncio.Lock()
         self.deliverer: Deliverer | None = None
         """Who says what the outbox holds (:meth:`deliver_with`); without one it waits."""
+        self.scheduler: Scheduler | None = None
+        """Who acts when things fall due (:meth:`keep_time`); without one nothing does."""
         rate = limits.commands_per_minute
         self._rate = CommandRate(rate, limits.command_burst, clock) if rate else None
+        self.timing = timing
+        """The clock of a game whose host chooses none (the operator's ``[clock]``)."""
         self.wall_clock: Clock = wall_clock or SystemClock()
         """The scheduler's time: when decisions begin and fall due (tests move it)."""
         self.on_planned: Callable[[], None] | None = None
@@ -157,6 +170,8 @@ class GameService:
         return cls(await Database.open(path), **options)
 
     async def close(self) -> None:
+        if self.scheduler is not None:
+            await self.scheduler.close()
         if self.deliverer is not None:
             await self.deliverer.close()
         await self.painter.close()
@@ -168,6 +183,14 @@ class GameService:
         self.deliverer = Deliverer(self.db, transport, draw=self._draw, **options)
         await self.deliverer.start()
         return self.deliverer
+
+    async def keep_time(self) -> Scheduler:
+        """Act on what falls due from now on (deadlines, reminders, time limits), starting
+        with what fell due while the bot was down, and the games waiting for an AI."""
+        if self.scheduler is None:
+            self.scheduler = Scheduler(self)
+            await self.scheduler.start()
+        return self.scheduler
 
     async def _draw(
         self, drawing: Drawing, channel: int, game_id: int, version: int
@@ -383,13 +406,15 @@ class GameService:
         note: str | None = None,
         done: Finish | None = None,
         once: bool = False,
+        strict: bool = False,
     ) -> Replies:
         """Play ``choose``'s actions for the seat ``place``'s game waits for, while it waits
         for the same ``decision`` (a passed deadline's answer: a whole movement phase, say),
         each stored with its news and with ``cause`` in the log. ``note`` heads the first
         action's news; ``done`` runs in the first action's transaction. The caller holds
         the channel's lock; the AI seats that follow act as after a command. With ``once``
-        one action only."""
+        one action only; ``strict`` plays nothing else when the engine refuses it (else
+        the first legal action is played instead, as for the AI)."""
         channel = place.channel
         chain: list[Replies] = []
         game = await self.game_in(channel)
@@ -402,9 +427,11 @@ class GameService:
             try:
                 action = await asyncio.to_thread(choose, game.playing(), seat)
                 async with self.db.unit() as unit:
-                    replies, game = await ai_play(
-                        self._context(place, caller, unit), game, seat, action
-                    )
+                    ctx = self._context(place, caller, unit)
+                    if strict:
+                        replies, game = await play(ctx, game, action)
+                    else:
+                        replies, game = await ai_play(ctx, game, seat, action)
                     if not chain and note is not None and replies.public is not None:
                         text = f"{note}\n{replies.public.text}"
                         replies = replace(replies, public=replace(replies.public, text=text))
@@ -440,6 +467,8 @@ class GameService:
             self._seeds,
             self._snapshot_every,
             limits=self.limits,
+            timing=self.timing,
+            now=self.wall_clock.now,
             seating=self._seating,
         )
 

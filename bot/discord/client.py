@@ -19,6 +19,7 @@ from bot.discord.errors import TitanTree
 from bot.discord.host import TitanHost
 from bot.discord.sync import OverLimits, Synced, sync_commands, sync_file
 from bot.pictures import Renderer, default_renderer
+from bot.schedule.clock import Clock
 from bot.service import GameService, random_seed
 
 log = logging.getLogger(__name__)
@@ -34,12 +35,15 @@ class TitanBot(TitanHost):
         renderer: Renderer | None = None,
         paint_in_processes: bool = False,
         seeds: Callable[[], int] = random_seed,
+        wall_clock: Clock | None = None,
         **options: Any,
     ) -> None:
         options.setdefault("tree_cls", TitanTree)
         super().__init__(config, renderer=renderer, **options)
         self.paint_in_processes = paint_in_processes
         self.seeds = seeds
+        self.wall_clock = wall_clock
+        """The scheduler's time (a test's clock; the system's by default)."""
 
     @property
     def dev_guild(self) -> discord.Object | None:
@@ -59,8 +63,11 @@ class TitanBot(TitanHost):
             paint_in_processes=self.paint_in_processes,
             seeds=self.seeds,
             limits=self.config.limits,
+            timing=self.config.timing,
+            wall_clock=self.wall_clock,
         )
         await self._service.deliver_with(self.transport)  # what a restart left unsaid first
+        await self._service.keep_time()  # what fell due meanwhile, then the clock runs
         await self.add_cog(Admin(self))
         for command in top_level_commands():
             self.tree.add_command(command)

@@ -17,6 +17,7 @@ from bot.handlers.play import replies_after
 from bot.names import clean, display, player_name, same_name
 from bot.offers import Offer, Offers, Style
 from bot.replies import Message, Replies
+from bot.schedule import options as clock
 from bot.storage import SeatRow, Status
 from bot.storage import games as rows
 from bot.storage.record import (
@@ -114,15 +115,24 @@ async def new(ctx: Context, game: Game | None, args: Args) -> Replies:
         raise IllegalAction("a game is open in this channel already: `join` it or `cancel` it")
     players = MAX_PLAYERS
     record_keeping = time_limit = False
-    while (word := args.keyword("players", "record_keeping", "time_limit")) is not None:
+    timing = ctx.timing
+    keywords = ("players", "record_keeping", "time_limit", "deadline", "timeout")
+    while (word := args.keyword(*keywords)) is not None:
         if word == "players":
             players = number(args.take("the number of players"), "number of players")
+        elif word == "deadline":
+            timing = clock.with_deadline(timing, args.take("the deadline (like `24h`)"))
+        elif word == "timeout":
+            timing = clock.with_policy(timing, args.take("what a passed deadline does"))
+        elif word == "time_limit" and clock.looks_like_date(args.peek()):
+            ends = clock.parse_moment(args.take("the date"), ctx.now())
+            timing = replace(timing, expires_at=ends)
         record_keeping |= word == "record_keeping"
         time_limit |= word == "time_limit"
     args.finish()
     if not MIN_PLAYERS <= players <= MAX_PLAYERS:
         raise IllegalAction(f"TITAN is for 2 to 6 players, not {players} (RULES §1.6)")
-    settings = Settings(ctx.caller.user, players, record_keeping, time_limit)
+    settings = Settings(ctx.caller.user, players, record_keeping, time_limit, timing=timing)
     name = clean(ctx.caller.name) or "Player 1"
     async with ctx.seating:
         await _check_open_games(ctx, "opening", server=True)
@@ -134,7 +144,8 @@ async def new(ctx: Context, game: Game | None, args: Args) -> Replies:
     text = (
         f"**{name}** opened game #{game_id} of TITAN for up to {players} players "
         f"(record keeping {'on' if record_keeping else 'off'}, "
-        f"{'with' if time_limit else 'no'} time limit). Take a seat with `join`; "
+        f"{'with' if time_limit else 'no'} time limit, {clock.describe(timing)}). "
+        "Take a seat with `join`; "
         "the host starts the game with `start`."
     )
     return Replies(public=Message(text))

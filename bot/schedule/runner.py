@@ -29,12 +29,15 @@ from bot.storage import games as rows
 from bot.storage.due import DEADLINE, REMINDER, DueItem
 from bot.storage.record import Game
 from engine.game import actions as a
-from engine.game.state import GameState
+from engine.game.state import GameState, Phase
 
 if TYPE_CHECKING:
     from bot.service import GameService
 
 log = logging.getLogger(__name__)
+
+COLOURS_WAIT = 600.0
+"""Seconds a time limit that falls while colours are chosen waits before it is tried again."""
 
 
 @dataclass
@@ -171,6 +174,10 @@ class DueRunner:
             return outcome
         if state.final_turns is not None:
             return await self._finish(item, "the time limit had already ended")
+        if state.phase is Phase.COLOURS:  # it can end only once the turns have begun
+            async with self.service.db.transaction() as db:
+                await items.postpone(db, item.id, self._now() + COLOURS_WAIT)
+            return "postponed until the colours are chosen"
         outcome = "expired"
         text = "⌛ The agreed time limit has come: the game ends after one more turn each."
         await self.service.play_for(
@@ -181,6 +188,7 @@ class DueRunner:
             note=text,
             done=partial(self._done, item, outcome),
             once=True,
+            strict=True,
         )
         return outcome
 

@@ -72,23 +72,30 @@ class Scheduler:
     async def run_due(self) -> int:
         """Act on every item due now, earliest first; how many."""
         done = 0
+        seen: set[int] = set()
         while True:
             async with self.service.db.reading() as db:
                 due = await items.due_by(db, self.clock.now(), BATCH)
             if not due:
                 return done
             for item in due:
+                if item.id in seen:  # still due after it was acted on: something failed
+                    log.warning("due item %s of game %s: tried again later", item.id, item.game)
+                    await self._postpone(item)
+                    continue
+                seen.add(item.id)
                 try:
                     outcome = await self.runner.run(item)
                     log.info("due %s #%s of game %s: %s", item.kind, item.id, item.game, outcome)
                 except Exception:
-                    log.exception(
-                        "due item %s of game %s failed; tried again later", item.id, item.game
-                    )
-                    async with self.service.db.transaction() as db:
-                        await items.postpone(db, item.id, self.clock.now() + RETRY_AFTER)
+                    log.exception("due item %s of game %s failed", item.id, item.game)
+                    await self._postpone(item)
                 done += 1
                 self.handled += 1
+
+    async def _postpone(self, item: items.DueItem) -> None:
+        async with self.service.db.transaction() as db:
+            await items.postpone(db, item.id, self.clock.now() + RETRY_AFTER)
 
     async def _loop(self) -> None:
         while True:

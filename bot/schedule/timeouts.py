@@ -8,6 +8,7 @@ a forced strike, the first turn's split), the AI's choice. Both are legal by con
 from __future__ import annotations
 
 from bot.handlers.ai_seats import decide
+from bot.schedule.timing import POLICIES
 from engine.game import actions as a
 from engine.game import battle_actions as b
 from engine.game.legal import legal_actions
@@ -24,7 +25,7 @@ PASSIVE: tuple[type[a.Action], ...] = (
     a.Fight,
 )
 """The passive answers, the most passive first."""
-AI, PASS, PAUSE = "ai", "pass", "pause"
+AI, PASS, PAUSE = POLICIES
 
 
 def timeout_action(state: GameState, seat: int, policy: str) -> a.Action:

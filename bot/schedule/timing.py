@@ -10,9 +10,10 @@ from engine.errors import IllegalAction
 
 UNITS = {"w": 7 * 86400, "d": 86400, "h": 3600, "m": 60, "s": 1}
 _PART = re.compile(r"(\d{1,4})([wdhms])")
+POLICIES = ("ai", "pass", "pause")
+"""What a passed deadline may do: the computer plays, the least is played, the game waits."""
 LONGEST = 90 * 86400
 """The longest clock a decision may have (90 days)."""
-POLICIES = ("ai", "pass", "pause")
 
 
 def parse_duration(text: str, what: str = "a duration") -> int | None:

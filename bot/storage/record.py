@@ -90,6 +90,10 @@ class Timing:
     """The real-clock time limit (errata 21.1): the game expires by itself then."""
 
 
+NO_CLOCK = Timing()
+"""The clock of a casual game: no deadline, reminders after a day idle."""
+
+
 @dataclass(frozen=True)
 class Settings:
     """Chosen when the game is opened (``players``: the most seats); ``invited``: the seats
@@ -100,7 +104,7 @@ class Settings:
     record_keeping: bool = False
     time_limit: bool = False
     invited: tuple[Invitation, ...] = ()
-    timing: Timing = Timing()
+    timing: Timing = NO_CLOCK
 
     def invitation(self, user: int) -> Invitation | None:
         return next((i for i in self.invited if i.user == user), None)

@@ -1,0 +1,56 @@
+"""A game's clock as a host chooses it: ``deadline 24h``, ``timeout pass``, ``time_limit
+2027-03-01`` — read from a command's words onto the server's default :class:`Timing`."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+from datetime import UTC, datetime
+
+from bot.schedule.timing import POLICIES, parse_duration, show_duration
+from bot.storage.record import Timing
+from engine.errors import IllegalAction
+
+_DATE = re.compile(r"\d{4}-\d{2}-\d{2}(?:[T ]\d{1,2}:\d{2})?")
+
+
+def looks_like_date(word: str | None) -> bool:
+    return word is not None and _DATE.fullmatch(word) is not None
+
+
+def parse_moment(text: str, now: float) -> float:
+    """``2027-03-01`` (midnight UTC) or ``2027-03-01T18:00`` (UTC), in the future."""
+    if not looks_like_date(text):
+        raise IllegalAction(
+            f"{text!r} is no date: write it like `2027-03-01` or `2027-03-01T18:00`"
+        )
+    try:
+        moment = datetime.fromisoformat(text.replace(" ", "T")).replace(tzinfo=UTC)
+    except ValueError:
+        raise IllegalAction(f"{text!r} is no date of the calendar") from None
+    if moment.timestamp() <= now:
+        raise IllegalAction(f"the time limit must be in the future, not {text}")
+    return moment.timestamp()
+
+
+def with_deadline(timing: Timing, text: str) -> Timing:
+    return replace(timing, deadline=parse_duration(text, "a deadline"))
+
+
+def with_policy(timing: Timing, text: str) -> Timing:
+    policy = text.lower()
+    if policy not in POLICIES:
+        raise IllegalAction(f"a passed deadline may do **ai**, **pass** or **pause**, not {text!r}")
+    return replace(timing, on_timeout=policy)
+
+
+def describe(timing: Timing) -> str:
+    """The clock in a few words, for the lobby's and the settings' news."""
+    if timing.deadline is None:
+        clock = "no deadline"
+    else:
+        doing = {"ai": "the computer plays", "pass": "the least is played", "pause": "it waits"}
+        clock = f"{show_duration(timing.deadline)} a decision, then {doing[timing.on_timeout]}"
+    if timing.expires_at is not None:
+        clock += f"; ends <t:{int(timing.expires_at)}:f>"
+    return clock

@@ -1,0 +1,264 @@
+"""Deadlines, reminders and time limits on a test's clock: days pass in milliseconds.
+
+A four-player game where one seat never answers: each of its decisions is reminded at the
+chosen moments and then times out (the computer plays it, the least is played, or the
+game waits); the log says which actions the clock gave, and a replay rebuilds the game.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from datetime import UTC, datetime
+
+import pytest
+
+from bot.context import Place
+from bot.schedule.clock import ManualClock
+from bot.schedule.decisions import decision_of
+from bot.schedule.quiet import QuietHours
+from bot.schedule.scheduler import Scheduler
+from bot.service import GameService
+from bot.storage import due as items
+from bot.storage import games as rows
+from bot.storage import outbox
+from bot.storage.record import full_replay
+from engine.game.legal import to_act
+from tests.bot.agent import caller, step, user_id
+
+CHANNEL = 41
+HERE = Place(CHANNEL)
+LAZY = 2
+HOUR = 3600.0
+MOST_ACTIONS = 6000
+
+
+@pytest.fixture
+def clock() -> ManualClock:
+    return ManualClock(datetime(2026, 12, 1, 12, 0, tzinfo=UTC).timestamp())
+
+
+@pytest.fixture
+async def clocked(db_path, clock):
+    service = await GameService.open(db_path, seeds=lambda: 7, snapshot_every=25, wall_clock=clock)
+    yield service
+    await service.close()
+
+
+async def open_clocked_game(service: GameService, options: str, players: int = 4) -> None:
+    steps = [(0, f"new players {players} {options}")] + [(s, "join") for s in range(1, players)]
+    for seat, text in [*steps, (0, "start")]:
+        replies = await service.submit(HERE, caller(CHANNEL, seat), text)
+        assert not replies.error, (text, replies.ephemeral)
+
+
+async def pending(service: GameService) -> list[items.DueItem]:
+    game = await service.game_in(CHANNEL)
+    assert game is not None
+    async with service.db.reading() as db:
+        return await items.pending(db, game.id)
+
+
+async def reminders_to(service: GameService, user: int) -> list[str]:
+    """The reminders queued for ``user``: by DM, or pinging them in the channel."""
+    async with service.db.reading() as db:
+        waiting = await outbox.waiting(db, CHANNEL)  # no deliverer: everything waits
+    found = []
+    for row in waiting:
+        if "waits for you" in row.body and (row.recipient == user or f"{user}" in row.body):
+            found.append(row.body)
+    return found
+
+
+async def caused(service: GameService) -> list[tuple[int, str]]:
+    game = await service.game_in(CHANNEL)
+    game_id = game.id if game is not None else 1
+    async with (
+        service.db.reading() as db,
+        db.execute(
+            "SELECT seat, cause FROM actions WHERE game = ? AND cause IS NOT NULL ORDER BY n",
+            (game_id,),
+        ) as cursor,
+    ):
+        return [(int(r[0]), str(r[1])) async for r in cursor]
+
+
+async def play_with_a_sleeper(
+    service: GameService, clock: ManualClock, scheduler: Scheduler, deadline: float
+) -> tuple[int, int]:
+    """Play the game: the other seats answer at once, ``LAZY`` never does, and the clock
+    runs past each of its deadlines. How many of its decisions timed out, and how many
+    reminders it got."""
+    timeouts = reminded = 0
+    for _ in range(MOST_ACTIONS):
+        game = await service.game_in(CHANNEL)
+        if game is None or game.state is None or game.state.result is not None:
+            return timeouts, reminded
+        seat = to_act(game.state)
+        if seat != LAZY:
+            await step(service, CHANNEL, seed=3, fighting=True)
+            continue
+        decision = decision_of(game.state)
+        due = await pending(service)
+        assert [i.kind for i in due if i.kind != "time_limit"] == [
+            "reminder", "reminder", "deadline"
+        ]  # fmt: skip
+        before = len(await reminders_to(service, user_id(CHANNEL, LAZY)))
+        for item in due[:2]:  # the reminders, each at its moment
+            clock.advance(item.at - clock.now())
+            await scheduler.run_due()
+        reminded += len(await reminders_to(service, user_id(CHANNEL, LAZY))) - before
+        clock.advance(deadline)  # far past the deadline
+        await scheduler.run_due()
+        timeouts += 1
+        after = await service.game_in(CHANNEL)
+        if after is not None and after.state is not None:
+            assert decision_of(after.state) != decision  # the decision was made for it
+    raise AssertionError("the game did not end")
+
+
+@pytest.mark.parametrize("policy", ["ai", "pass"])
+async def test_a_seat_that_never_answers_times_out_every_decision(clocked, clock, policy):
+    await open_clocked_game(clocked, f"deadline 4h timeout {policy}")
+    scheduler = Scheduler(clocked)
+    timeouts, reminded = await play_with_a_sleeper(clocked, clock, scheduler, 4 * HOUR)
+    assert timeouts >= 3
+    assert reminded == 2 * timeouts  # halfway, and an hour before
+    log = await caused(clocked)
+    assert {seat for seat, _ in log} == {LAZY}
+    assert {cause for _, cause in log} == {f"deadline passed ({policy})"}
+    assert len(log) >= timeouts  # a decision may take several actions (a whole move phase)
+    async with clocked.db.reading() as db:
+        row = await rows.game(db, 1)
+        assert row is not None
+        replayed = await full_replay(db, row)
+        assert replayed.result is not None  # the game went on to its end
+        assert await items.clock(db, 1) is None and await items.pending(db, 1) == []
+
+
+async def test_a_paused_game_waits_and_says_so_once(clocked, clock):
+    await open_clocked_game(clocked, "deadline 2h timeout pause", players=2)
+    scheduler = Scheduler(clocked)
+    game = await clocked.game_in(CHANNEL)
+    assert game is not None and game.state is not None
+    waiting = to_act(game.state)
+    clock.advance(3 * HOUR)
+    await scheduler.run_due()
+    clock.advance(30 * HOUR)
+    await scheduler.run_due()
+    after = await clocked.game_in(CHANNEL)
+    assert after is not None and after.n == game.n  # nothing was played for them
+    async with clocked.db.reading() as db:
+        told = [r.body for r in await outbox.waiting(db, CHANNEL) if "deadline passed" in r.body]
+    assert len(told) == 1 and "the game waits" in told[0]
+    assert waiting is not None
+    await step(clocked, CHANNEL, seed=3)  # they answer at last: the clock starts again
+    assert [i.kind for i in await pending(clocked)][-1] == "deadline"
+
+
+async def test_after_a_long_downtime_the_overdue_deadline_is_applied_without_reminders(
+    clocked, clock
+):
+    await open_clocked_game(clocked, "deadline 4h", players=2)
+    game = await clocked.game_in(CHANNEL)
+    assert game is not None and game.state is not None
+    seat = to_act(game.state)
+    assert seat is not None
+    clock.advance(48 * HOUR)  # the bot was down for two days
+    await Scheduler(clocked).run_due()
+    assert await reminders_to(clocked, user_id(CHANNEL, seat)) == []  # overtaken
+    assert await caused(clocked) == [(seat, "deadline passed (ai)")]
+    async with clocked.db.reading() as db:
+        outcomes = await items.outcomes(db, game.id)
+    assert [o for _, _, o in outcomes] == [
+        "overtaken by a later reminder or the deadline",
+        "overtaken by a later reminder or the deadline",
+        "timed out: ai",
+    ]
+
+
+async def test_without_a_deadline_a_long_downtime_sends_one_reminder(clocked, clock):
+    await open_clocked_game(clocked, "", players=2)
+    game = await clocked.game_in(CHANNEL)
+    assert game is not None and game.state is not None
+    seat = to_act(game.state)
+    assert seat is not None
+    assert [i.kind for i in await pending(clocked)] == ["reminder"] * 3  # 24 h, 48 h, 72 h
+    clock.advance(80 * HOUR)
+    await Scheduler(clocked).run_due()
+    assert len(await reminders_to(clocked, user_id(CHANNEL, seat))) == 1
+    assert await caused(clocked) == []  # nothing is played without a deadline
+
+
+async def test_a_reminder_waits_for_the_end_of_quiet_hours(clocked, clock):
+    await open_clocked_game(clocked, "deadline 24h", players=2)
+    game = await clocked.game_in(CHANNEL)
+    assert game is not None and game.state is not None
+    seat = to_act(game.state)
+    assert seat is not None
+    user = user_id(CHANNEL, seat)
+    # the game began at 12:00 UTC: the halfway reminder falls at midnight UTC, 01:00 Paris
+    quiet = QuietHours.parse("22:00-08:00", "Europe/Paris")
+    async with clocked.db.transaction() as db:
+        await items.set_reminder_prefs(db, user, items.ReminderPrefs(quiet=quiet.to_text()))
+    scheduler = Scheduler(clocked)
+    clock.advance(12 * HOUR)
+    await scheduler.run_due()
+    assert await reminders_to(clocked, user) == []
+    [first, *_] = await pending(clocked)
+    woke = datetime.fromtimestamp(first.at, UTC)
+    assert (woke.hour, woke.minute) == (7, 0)  # 08:00 in Paris
+    clock.advance(first.at - clock.now())
+    await scheduler.run_due()
+    assert len(await reminders_to(clocked, user)) == 1
+
+
+async def test_a_player_may_turn_reminders_off(clocked, clock):
+    await open_clocked_game(clocked, "deadline 4h", players=2)
+    game = await clocked.game_in(CHANNEL)
+    assert game is not None and game.state is not None
+    seat = to_act(game.state)
+    assert seat is not None
+    async with clocked.db.transaction() as db:
+        await items.set_reminder_prefs(db, user_id(CHANNEL, seat), items.ReminderPrefs(off=True))
+    clock.advance(3.5 * HOUR)
+    await Scheduler(clocked).run_due()
+    assert await reminders_to(clocked, user_id(CHANNEL, seat)) == []
+
+
+async def test_the_real_clock_time_limit_ends_the_game_by_itself(clocked, clock):
+    await open_clocked_game(clocked, "time_limit 2026-12-05", players=2)
+    for _ in range(2):
+        await step(clocked, CHANNEL, seed=3)  # the colours
+    kinds = [i.kind for i in await pending(clocked)]
+    assert kinds.count("time_limit") == 2  # a day before, and the moment itself
+    scheduler = Scheduler(clocked)
+    clock.advance(3 * 24 * HOUR)
+    await scheduler.run_due()
+    async with clocked.db.reading() as db:
+        posts = [r.body for r in await outbox.waiting(db, CHANNEL)]
+    assert any("time limit of game #1 ends <t:" in p for p in posts)
+    clock.advance(2 * 24 * HOUR)
+    await scheduler.run_due()
+    game = await clocked.game_in(CHANNEL)
+    assert game is not None and game.state is not None
+    assert game.state.final_turns is not None  # one more turn each, then the scores decide
+    assert [cause for _, cause in await caused(clocked)] == ["the time limit"]
+
+
+async def test_the_scheduler_task_sleeps_until_the_next_item_and_wakes_on_a_change(clocked, clock):
+    await open_clocked_game(clocked, "deadline 2h", players=2)
+    scheduler = await clocked.keep_time()
+    game = await clocked.game_in(CHANNEL)
+    assert game is not None
+    clock.advance(1.5 * HOUR)
+    for _ in range(100):
+        await asyncio.sleep(0.01)
+        if scheduler.handled:
+            break
+    assert scheduler.handled == 1 and await caused(clocked) == []  # the reminder only
+    clock.advance(HOUR)
+    for _ in range(100):
+        await asyncio.sleep(0.01)
+        if await caused(clocked):
+            break
+    assert len(await caused(clocked)) >= 1
