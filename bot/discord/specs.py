@@ -163,7 +163,9 @@ NEW = Spec(
     (
         Word("players", keyword="players"),
         Word("record_keeping", keyword="record_keeping", flag=True),
-        Word("time_limit", keyword="time_limit", flag=True),
+        Word("time_limit", keyword="time_limit"),
+        Word("deadline", keyword="deadline"),
+        Word("timeout", keyword="timeout"),
     ),
 )
 JOIN = Spec("join", (Word("name", many=True),))
@@ -241,6 +243,8 @@ REVEAL = Spec(
 )
 LEGIONS, BOARD, STATUS = _simple("legions"), _simple("board"), _simple("status")
 DMS = Spec("dms", (Word("choice"),))
+REMINDERS = Spec("reminders", (Word("choice"),))
+QUIET = Spec("quiet", (Word("hours"), Word("tz")))
 BATTLE = _simple("battle")
 LEGAL, HELP = _simple("legal"), _simple("help")
 HISTORY = Spec("history", (Word("count"),))

@@ -12,14 +12,15 @@ from collections.abc import Awaitable, Callable, Sequence
 
 from bot.context import Context
 from bot.handlers.choosing import choices
-from bot.handlers.preferences import dms
+from bot.handlers.preferences import dms, quiet, reminders
 from bot.narration.battle_text import battle_picture, battle_text
 from bot.narration.describe import lands_text, legions_text, status_text
 from bot.narration.narrate import Names, narrate
 from bot.records.damage import damage_notice
 from bot.replies import Picture, PictureKind, Replies
-from bot.storage import ActionRow, Status
+from bot.storage import ActionRow, Status, due
 from bot.storage import games as rows
+from bot.storage.due import Clock
 from bot.storage.eventlog import events_from_text
 from bot.storage.record import Game
 from bot.syntax import Args, VerbKind, format_action, help_text
@@ -120,7 +121,26 @@ async def status(ctx: Context, game: Game | None, args: Args) -> Replies:
         )
         return Replies.answer(text)
     seat = game.seat_of(ctx.caller.user)
-    return Replies.answer(f"Game #{game.id}\n{status_text(game.playing(), seat)}")
+    async with ctx.db.reading() as db:
+        found = await due.clock(db, game.id)
+    text = f"Game #{game.id}\n{status_text(game.playing(), seat)}"
+    clock = clock_line(game, found)
+    return Replies.answer(f"{text}\n{clock}" if clock else text)
+
+
+def clock_line(game: Game, found: Clock | None) -> str | None:
+    """Who the game waits for, since when, and until when (as Discord timestamps, which
+    each reader sees in their own time zone; the terminal shows UTC)."""
+    if found is None or game.state is None or game.state.result is not None:
+        return None
+    name = game.name_of(found.seat)
+    line = f"⏱ On the clock: **{name}**, since <t:{int(found.since)}:R>"
+    timing = game.settings.timing
+    if found.deadline is not None:
+        line += f"; deadline <t:{int(found.deadline)}:R> (then: {timing.on_timeout})"
+    if timing.expires_at is not None:
+        line += f"; the time limit ends <t:{int(timing.expires_at)}:f>"
+    return line + "."
 
 
 async def history(ctx: Context, game: Game | None, args: Args) -> Replies:
@@ -228,4 +248,6 @@ INFO: dict[str, InfoHandler] = {
     "land": land,
     "choices": choices,
     "dms": dms,
+    "reminders": reminders,
+    "quiet": quiet,
 }

@@ -127,6 +127,8 @@ async def new(ctx: Context, game: Game | None, args: Args) -> Replies:
         elif word == "time_limit" and clock.looks_like_date(args.peek()):
             ends = clock.parse_moment(args.take("the date"), ctx.now())
             timing = replace(timing, expires_at=ends)
+        elif word == "time_limit" and (args.peek() or "").lower() == "agreed":
+            args.take("agreed")  # ended when the players agree (`expire`)
         record_keeping |= word == "record_keeping"
         time_limit |= word == "time_limit"
     args.finish()

@@ -1,4 +1,6 @@
-"""``dms on|off``: a player's own choice of private news by direct message.
+"""A player's own choices, in any channel, at any time: ``dms on|off`` (private news by
+direct message), ``reminders on|off`` and ``quiet HH:MM-HH:MM [ZONE]|off`` (when the
+bot may remind them that a game waits; see :mod:`bot.schedule`).
 
 With DMs off, the news of what others did to one's legions is not sent; ``legions``
 shows them at any time, and one's own commands answer with one's own news as before.
@@ -7,8 +9,12 @@ Turning them on again also forgets an earlier refusal (the player may have opene
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from bot.context import Context
 from bot.replies import Replies
+from bot.schedule.quiet import QuietHours
+from bot.storage import due
 from bot.storage import games as rows
 from bot.storage.record import Game
 from bot.syntax import Args
@@ -35,3 +41,38 @@ async def dms(ctx: Context, game: Game | None, args: Args) -> Replies:
             "still answer with your news, and `legions` shows your legions at any time."
         )
     return Replies.answer("Direct messages are on: I send you what others do to your legions.")
+
+
+async def reminders(ctx: Context, game: Game | None, args: Args) -> Replies:
+    """Turn the caller's reminders (that a game waits for them) on or off."""
+    word = args.take("on or off").lower()
+    args.finish()
+    if word not in CHOICES:
+        raise InvalidNotation(f"reminders: on or off, not {word!r}")
+    async with ctx.db.transaction() as db:
+        prefs = await due.reminder_prefs(db, ctx.caller.user)
+        await due.set_reminder_prefs(db, ctx.caller.user, replace(prefs, off=CHOICES[word]))
+    if CHOICES[word]:
+        return Replies.answer(
+            "Reminders are off: I will not remind you that a game waits for you (deadlines "
+            "still pass)."
+        )
+    return Replies.answer("Reminders are on: I remind you when a game has waited for you.")
+
+
+async def quiet(ctx: Context, game: Game | None, args: Args) -> Replies:
+    """The caller's quiet hours (``22:00-08:00 Europe/Paris``), or none (``off``)."""
+    span = args.take("the hours, like 22:00-08:00, or off")
+    zone = args.take("the time zone") if args.peek() is not None else "UTC"
+    args.finish()
+    hours = None if span.lower() == "off" else QuietHours.parse(span, zone)
+    async with ctx.db.transaction() as db:
+        prefs = await due.reminder_prefs(db, ctx.caller.user)
+        text = hours.to_text() if hours is not None else None
+        await due.set_reminder_prefs(db, ctx.caller.user, replace(prefs, quiet=text))
+    if hours is None:
+        return Replies.answer("No quiet hours: a reminder may come at any time of day.")
+    return Replies.answer(
+        f"Quiet hours {hours.start:%H:%M}–{hours.end:%H:%M} ({hours.zone}): a reminder due "
+        "then waits for their end."
+    )

@@ -101,7 +101,12 @@ def help_text(kind: VerbKind | None = None) -> str:
 
 
 _LOBBY = (
-    ("new", "new [players N] [record_keeping] [time_limit]", "open a game in this channel"),
+    (
+        "new",
+        "new [players N] [record_keeping] [time_limit [DATE]] [deadline 24h] "
+        "[timeout ai|pass|pause]",
+        "open a game in this channel",
+    ),
     ("join", "join [NAME]", "take a seat in the game being formed"),
     ("leave", "leave", "give up your seat before the start"),
     ("add", "add USER [NAME]", "invite another user to a seat (the host)"),
@@ -122,6 +127,8 @@ _INFO = (
     ("land", "land NUMBER", "a land: terrain, exits, recruits, legions", ()),
     ("choices", "choices [KIND]", "your choices now (muster, negotiate, summon, …)", ()),
     ("dms", "dms on|off", "whether I send you private news by direct message", ()),
+    ("reminders", "reminders on|off", "whether I remind you that a game waits for you", ()),
+    ("quiet", "quiet HH:MM-HH:MM [ZONE]|off", "hours when no reminder wakes you", ()),
     ("export", "export [GAME]", "organisers: the game's record as a file (every legion)", ()),
 )
 for _name, _usage, _summary in _LOBBY:

@@ -103,6 +103,8 @@ TOPICS: dict[str, Topic] = {
             "titan board",
             "titan legions",
             "titan dms",
+            "titan me reminders",
+            "titan me quiet",
             "titan history",
             "titan legal",
             "titan creature",

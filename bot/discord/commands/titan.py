@@ -39,14 +39,18 @@ class TitanCommands(
     @app_commands.describe(
         players="the most players, 2 to 6 (default 6)",
         record_keeping="players may see what each legion was seen to hold",
-        time_limit="play with the agreed time limit (errata 21.1)",
+        time_limit="a time limit (errata 21.1): a UTC date like 2027-03-01, or agreed",
+        deadline="how long each decision may wait, like 24h or 2d (default: none)",
+        timeout="when a deadline passes: ai plays, pass plays the least, pause waits",
     )
     async def new(
         self,
         interaction: TitanInteraction,
         players: app_commands.Range[int, 2, 6] | None = None,
         record_keeping: bool = False,
-        time_limit: bool = False,
+        time_limit: app_commands.Range[str, 1, 16] | None = None,
+        deadline: app_commands.Range[str, 1, 16] | None = None,
+        timeout: Literal["ai", "pass", "pause"] | None = None,
     ) -> None:
         await run_command(
             interaction,
@@ -54,6 +58,8 @@ class TitanCommands(
             players=players,
             record_keeping=record_keeping,
             time_limit=time_limit,
+            deadline=deadline,
+            timeout=timeout,
         )
 
     @command("join", "Take a seat in the game being formed")
@@ -125,6 +131,35 @@ class TitanCommands(
     @app_commands.describe(choice="on: I DM you what others do to your legions; off: I don't")
     async def dms(self, interaction: TitanInteraction, choice: Literal["on", "off"]) -> None:
         await run_command(interaction, s.DMS, choice=choice)
+
+    me = app_commands.Group(name="me", description="Your own choices: reminders, quiet hours")
+
+    @me.command(
+        name="reminders",
+        description="Whether I remind you that a game waits for you",
+        extras={"verb": "reminders"},
+    )
+    @app_commands.describe(choice="on: remind me when a game has waited for me; off: never")
+    async def me_reminders(
+        self, interaction: TitanInteraction, choice: Literal["on", "off"]
+    ) -> None:
+        await run_command(interaction, s.REMINDERS, choice=choice)
+
+    @me.command(
+        name="quiet",
+        description="Hours when no reminder wakes you (a reminder then waits)",
+        extras={"verb": "quiet"},
+    )
+    @app_commands.describe(
+        hours="like 22:00-08:00, or off", tz="your time zone, like Europe/Paris (default UTC)"
+    )
+    async def me_quiet(
+        self,
+        interaction: TitanInteraction,
+        hours: app_commands.Range[str, 2, 11],
+        tz: app_commands.Range[str, 1, 40] | None = None,
+    ) -> None:
+        await run_command(interaction, s.QUIET, hours=hours, tz=tz)
 
     @command("history", "The last things that happened")
     @app_commands.describe(count="how many actions (default 10, at most 50)")
