@@ -240,6 +240,7 @@ REVEAL = Spec(
     "reveal", (Word("legion", "marker"), Word("characters", "characters", many=True)), (a.Reveal,)
 )
 LEGIONS, BOARD, STATUS = _simple("legions"), _simple("board"), _simple("status")
+MYGAMES = _simple("mygames")
 DMS = Spec("dms", (Word("choice"),))
 BATTLE = _simple("battle")
 LEGAL, HELP = _simple("legal"), _simple("help")
