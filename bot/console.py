@@ -39,11 +39,17 @@ them) from the first seconds of Discord's epoch, which no real account has."""
 _SPEAKER = re.compile(r"^\s*([^:\s][^:]{0,31}):\s*(.*)$")
 _AS = re.compile(r"^\s*as\s+(.+?)\s*$", re.IGNORECASE)
 _MENTIONED = re.compile(r"<@!?(\d+)>")
+_CHANNEL = re.compile(r"<#(\d+)>")
 
 
 def local_user(name: str) -> int:
     """A stable user id for a local player name (any case, any characters)."""
     return LOCAL_USERS + zlib.crc32(name.casefold().encode("utf-8", "surrogatepass"))
+
+
+def channel_name(channel: int) -> str:
+    """How the terminal names a channel (a Discord channel link, ``<#ID>``, in a text)."""
+    return "this terminal" if channel == LOCAL_CHANNEL else f"channel {channel}"
 
 
 def visible(text: str) -> str:
@@ -217,6 +223,7 @@ class Console:
     def _text(self, message: Message) -> str:
         text = TERMINAL.render(message.text)  # command hints in the terminal's words
         text = _MENTIONED.sub(lambda m: "@" + self._names.get(int(m[1]), m[1]), text)
+        text = _CHANNEL.sub(lambda m: channel_name(int(m[1])), text)
         if message.mention:
             pings = " ".join(f"@{self._names.get(u, u)}" for u in message.mention)
             text = f"{pings} {text}"

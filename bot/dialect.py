@@ -13,6 +13,12 @@ refusals included — follow one rule, and this module alone decides how hints a
   followed by the hint's concrete values (`` `D4` ``); placeholders are dropped, since a
   slash command asks for its options by name. A verb without a slash command is left as
   written.
+
+A moment is written as Discord writes a timestamp, ``<t:UNIX:R>`` (:func:`timestamp`):
+Discord shows it in each reader's own time zone (``R``: "3 hours ago"), so :class:`Slash`
+keeps it, and :data:`TERMINAL` shows the UTC time (``2026-12-01 14:05 UTC``).
+:func:`without_hints` gives a text's words with no command hint, for a text read out of
+the channel the commands would act in.
 """
 
 from __future__ import annotations
@@ -20,6 +26,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from typing import Protocol
 
 from bot.syntax import parse_command
@@ -29,6 +36,24 @@ HINT = re.compile(r"(?<!\\)`([^`\n]+)(?<!\\)`")
 """A code span (not an escaped backtick): the markup of a command hint."""
 _PLACEHOLDER = re.compile(r"[A-Z_]*")
 _DECORATION = str.maketrans("", "", "[]…|")
+TIMESTAMP = re.compile(r"<t:(-?\d{1,12})(?::([tTdDfFR]))?>")
+"""Discord's markup of a moment: ``<t:UNIX>`` or ``<t:UNIX:STYLE>``."""
+
+
+def timestamp(moment: datetime | float, style: str = "R") -> str:
+    """The markup of ``moment`` (an aware datetime, or seconds since the Unix epoch) in
+    ``style`` (``R``: relative, "3 hours ago"; ``f``: date and time)."""
+    seconds = moment.timestamp() if isinstance(moment, datetime) else moment
+    return f"<t:{int(seconds)}:{style}>"
+
+
+def utc_time(match: re.Match[str]) -> str:
+    """A timestamp's moment as the terminal shows it: ``2026-12-01 14:05 UTC``."""
+    try:
+        moment = datetime.fromtimestamp(int(match[1]), UTC)
+    except (OverflowError, OSError, ValueError):
+        return match[0]  # outside the years a datetime holds: left as written
+    return moment.strftime("%Y-%m-%d %H:%M UTC")
 
 
 class Dialect(Protocol):
@@ -40,10 +65,10 @@ class Dialect(Protocol):
 
 
 class Terminal:
-    """The terminal's dialect: the hints as they are written."""
+    """The terminal's dialect: the hints as they are written, moments in UTC."""
 
     def render(self, text: str) -> str:
-        return text
+        return TIMESTAMP.sub(utc_time, text)
 
 
 TERMINAL = Terminal()
@@ -111,7 +136,7 @@ class Slash:
         return self.by_name[name].mention()
 
     def render(self, text: str) -> str:
-        return HINT.sub(self._hint, text)
+        return HINT.sub(self._hint, text)  # timestamps stay: Discord shows them
 
     def _hint(self, match: re.Match[str]) -> str:
         found = read_hint(match[1])
@@ -146,6 +171,32 @@ def shorten(text: str, limit: int) -> str:
     if opened > head.rfind(">"):
         head = head[:opened]
     return head.rstrip() + "…"
+
+
+_ASIDE = re.compile(r"(\s?)\(([^()\n]*)\)")
+"""A parenthesis: the place of a task's hints (``move (rolled 4; `move LEGION LAND`)``)."""
+_THEN = re.compile(r",?\s+then\s+(" + HINT.pattern + ")")
+"""A closing hint: ``…, then `done```."""
+
+
+def without_hints(text: str) -> str:
+    """``text``'s words without its command hints, for a reader out of the channel the
+    commands would act in: parentheses holding hints lose them (and go when nothing is
+    left), a closing ``then `done``` goes, and a hint within the words becomes its plain
+    words (`` `accept` it `` → ``accept it``). Code spans that are no command stay."""
+    text = _ASIDE.sub(_aside, text)
+    text = _THEN.sub(lambda m: "" if hints(m[1]) else m[0], text)
+    return HINT.sub(_plain, text)
+
+
+def _aside(match: re.Match[str]) -> str:
+    kept = [part.strip() for part in match[2].split(";") if not hints(part)]
+    return f"{match[1]}({'; '.join(kept)})" if kept else ""
+
+
+def _plain(match: re.Match[str]) -> str:
+    found = read_hint(match[1])
+    return " ".join((found[0], *found[1])) if found is not None else match[0]
 
 
 def hints(text: str) -> list[str]:

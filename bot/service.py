@@ -83,7 +83,9 @@ SNAPSHOT_EVERY = 50
 CACHE_SIZE = 512
 AI_LIMIT = 1000
 """AI actions one command may set off (a safety cap: whole AI turns fit many times)."""
-WITHOUT_GAME = frozenset({"new", "help", "status", "creature", "land", "cancel"})
+WITHOUT_GAME = frozenset(
+    {"new", "help", "status", "creature", "land", "cancel", "mygames", "dms", "reminders", "quiet"}
+)
 """Verbs that mean something in a channel without a game; any other verb in a channel
 whose game is damaged is answered with the damage notice."""
 #: Called with the game after each AI action is stored (progress bars, benchmarks).

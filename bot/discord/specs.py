@@ -242,6 +242,7 @@ REVEAL = Spec(
     "reveal", (Word("legion", "marker"), Word("characters", "characters", many=True)), (a.Reveal,)
 )
 LEGIONS, BOARD, STATUS = _simple("legions"), _simple("board"), _simple("status")
+MYGAMES = _simple("mygames")
 DMS = Spec("dms", (Word("choice"),))
 REMINDERS = Spec("reminders", (Word("choice"),))
 QUIET = Spec("quiet", (Word("hours"), Word("tz")))

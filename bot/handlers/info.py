@@ -1,5 +1,5 @@
-"""Information commands: help, legions, board, battle, status, history, legal, creature,
-land.
+"""Information commands: help, legions, board, battle, status, mygames, history, legal,
+creature, land.
 
 They change nothing and answer the caller alone (ephemeral). Anyone may ask, seated or
 not; hidden legion contents are shown only to their owner.
@@ -12,6 +12,7 @@ from collections.abc import Awaitable, Callable, Sequence
 
 from bot.context import Context
 from bot.handlers.choosing import choices
+from bot.handlers.mine import mygames
 from bot.handlers.preferences import dms, quiet, reminders
 from bot.narration.battle_text import battle_picture, battle_text
 from bot.narration.describe import lands_text, legions_text, status_text
@@ -242,6 +243,7 @@ INFO: dict[str, InfoHandler] = {
     "board": board,
     "battle": battle,
     "status": status,
+    "mygames": mygames,
     "history": history,
     "legal": legal,
     "creature": creature,

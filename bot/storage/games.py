@@ -432,6 +432,20 @@ async def count_open_games_of(db: aiosqlite.Connection, user: int) -> int:
     return int(row[0]) if row else 0
 
 
+async def games_of(db: aiosqlite.Connection, user: int) -> list[GameRow]:
+    """The lobbies and active games ``user`` has a seat in, in every channel and server,
+    those whose record was found damaged left out; the latest to change first (the
+    ``seats_by_user`` index finds the seats, the primary key each game)."""
+    columns = ", ".join(f"games.{c}" for c in _GAME_COLUMNS.split(", "))
+    async with db.execute(
+        f"SELECT {columns} FROM seats JOIN games ON games.id = seats.game"
+        " WHERE seats.user = ? AND games.status IN ('lobby', 'active')"
+        " AND games.damaged IS NULL ORDER BY games.updated_at DESC, games.id DESC",
+        (user,),
+    ) as cursor:
+        return [_game(row) async for row in cursor]
+
+
 async def count_open_games_in(db: aiosqlite.Connection, guild: int) -> int:
     """The lobbies and active games of the server ``guild``."""
     async with db.execute(

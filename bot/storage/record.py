@@ -13,7 +13,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from functools import cached_property
 from typing import Any
@@ -216,13 +216,21 @@ def replay_entry(state: GameState, entry: ActionRow) -> tuple[GameState, list[Ev
         raise DamagedLog(reason, entry.n, str(exc)) from exc
 
 
-def replay_rows(state: GameState, log: Sequence[ActionRow], start: int = 0) -> GameState:
+def replay_rows(
+    state: GameState,
+    log: Sequence[ActionRow],
+    start: int = 0,
+    watch: Callable[[int, GameState], None] | None = None,
+) -> GameState:
     """``state`` (after ``start`` actions) after the logged actions, which must follow it
-    without a gap (their stored dice make the same rolls); :class:`DamagedLog` otherwise."""
+    without a gap (their stored dice make the same rolls); :class:`DamagedLog` otherwise.
+    ``watch`` is shown the state after each action, with the action's number."""
     for expected, entry in enumerate(log, start + 1):
         if entry.n != expected:
             raise DamagedLog(f"action {expected} is missing", expected)
         state, _ = replay_entry(state, entry)
+        if watch is not None:
+            watch(entry.n, state)
     return state
 
 
@@ -287,16 +295,25 @@ def build_game(stored: Stored) -> Game:
     read_settings(stored.row)
     if stored.row.status is Status.LOBBY:
         return Game(stored.row, stored.seats)
-    if stored.snapshot is None:
-        start, state = 0, started_state(stored.row, stored.seats)
-    else:
-        start = stored.snapshot[0]
-        try:
-            state = decode_state(stored.snapshot[1])
-        except (ValueError, TypeError) as exc:
-            raise UnusableSnapshot(start) from exc
+    start, state = starting_state(stored.row, stored.seats, stored.snapshot)
     state = replay_rows(state, stored.log, start)
     return Game(stored.row, stored.seats, state, start + len(stored.log))
+
+
+def starting_state(
+    row: GameRow, seats: Sequence[SeatRow], snapshot: tuple[int, str] | None
+) -> tuple[int, GameState]:
+    """Where a replay starts: the snapshot (n, state JSON), or the seed (0 actions).
+
+    Raises :class:`UnusableSnapshot` when the snapshot cannot be decoded, and
+    :class:`DamagedLog` when the seed cannot set the game up.
+    """
+    if snapshot is None:
+        return 0, started_state(row, seats)
+    try:
+        return snapshot[0], decode_state(snapshot[1])
+    except (ValueError, TypeError) as exc:
+        raise UnusableSnapshot(snapshot[0]) from exc
 
 
 def read_settings(row: GameRow) -> Settings:

@@ -121,6 +121,7 @@ _INFO = (
     ("board", "board", "the masterboard", ()),
     ("battle", "battle", "the battle being fought: the battleland and every character", ()),
     ("status", "status", "turn, phase, scores and who must act", ()),
+    ("mygames", "mygames", "your open games in every channel, those waiting for you first", ()),
     ("history", "history [N]", "the last N things that happened", ("log",)),
     ("legal", "legal", "every command you may give now", ("moves",)),
     ("creature", "creature NAME", "a character's factors and where it musters", ("character",)),

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 import time
@@ -12,6 +13,7 @@ import pytest
 
 from bot.cli import main
 from bot.console import Console, local_user
+from bot.handlers.mine import NO_GAME
 from bot.service import GameService
 
 REPO = Path(__file__).resolve().parents[2]
@@ -114,3 +116,22 @@ async def test_the_console_in_process(tmp_path):
     assert "Game #1 begins: Ann, Bob, Cat." in text
     assert "(now speaking as Cat)" in text
     assert local_user("cat") == local_user("Cat")
+
+
+async def test_mygames_in_the_terminal_names_the_channel_and_the_time_in_words(tmp_path):
+    service = await GameService.open(tmp_path / "m.sqlite3", seeds=lambda: 1)
+    said: list[str] = []
+    console = Console(service, write=said.append)
+    try:
+        await console.setup(["Ann", "Bob"])
+        said.clear()
+        await console.handle("Ann: mygames")
+        await console.handle("Cat: mygames")
+    finally:
+        await service.close()
+    ann, cat = said
+    assert ann.startswith("[to Ann] Your open games: 1, ")
+    assert "- Game #1 in this terminal, colours: waiting for " in ann
+    assert re.search(r", asked \d{4}-\d\d-\d\d \d\d:\d\d UTC$", ann), ann
+    assert "<t:" not in ann and "<#" not in ann
+    assert cat == f"[to Cat] {NO_GAME}"

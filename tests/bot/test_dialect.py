@@ -5,11 +5,22 @@ from __future__ import annotations
 
 import random
 import re
+from datetime import UTC, datetime
 
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot.dialect import TERMINAL, Slash, SlashCommand, hints, is_placeholder, shorten
+from bot.dialect import (
+    TERMINAL,
+    Slash,
+    SlashCommand,
+    hints,
+    is_placeholder,
+    shorten,
+    timestamp,
+    without_hints,
+)
+from bot.narration.describe import waiting_for
 from bot.syntax import format_action
 from engine.game.apply import apply
 from engine.game.legal import legal_actions, to_act
@@ -142,3 +153,69 @@ def test_shortening_keeps_a_prefix_within_the_limit_and_never_cuts_a_mention(par
 def test_a_long_answer_keeps_its_first_lines_and_says_how_many_more():
     text = "\n".join(f"</turn move:123456789012345678> `Bk0{i} 104`" for i in range(9))
     assert shorten(text, 120) == "\n".join(text.splitlines()[:2]) + "\n… and 7 more lines"
+
+
+# --- moments -----------------------------------------------------------------------------------
+def test_a_moment_is_written_as_a_discord_timestamp():
+    moment = datetime(2026, 12, 1, 14, 5, 30, tzinfo=UTC)
+    assert timestamp(moment) == f"<t:{int(moment.timestamp())}:R>"
+    assert timestamp(1_796_133_900.9, "f") == "<t:1796133900:f>"
+
+
+def test_discord_keeps_timestamps_and_the_terminal_shows_them_in_utc():
+    text = f"asked {timestamp(datetime(2026, 12, 1, 14, 5, tzinfo=UTC))}; `join` it"
+    assert COMMANDS.render(text) == text.replace("`join`", "</titan join:11>")
+    assert TERMINAL.render(text) == "asked 2026-12-01 14:05 UTC; `join` it"
+    assert TERMINAL.render("<t:0> <t:86400:f> <t:-60:R>") == (
+        "1970-01-01 00:00 UTC 1970-01-02 00:00 UTC 1969-12-31 23:59 UTC"
+    )
+
+
+def test_the_terminal_leaves_what_is_no_timestamp_alone():
+    for text in ("<t:999999999999:R>", "<t:12:X>", "<t:abc:R>", "<#12>", "<@12>", "t:12"):
+        assert TERMINAL.render(text) == text
+
+
+@given(st.integers(0, 253_402_300_799))  # up to the last second of the year 9999
+def test_every_moment_reads_back_in_the_terminal(seconds):
+    shown = TERMINAL.render(timestamp(seconds))
+    moment = datetime.strptime(shown, "%Y-%m-%d %H:%M UTC").replace(tzinfo=UTC)
+    assert 0 <= seconds - moment.timestamp() < 60
+
+
+# --- words without hints ---------------------------------------------------------------------
+def test_a_task_without_its_hints_keeps_its_words():
+    cases = {
+        "choose a colour (`colour COLOUR`)": "choose a colour",
+        "split (`split LEGION CHARACTER…`) or `roll`": "split or roll",
+        "move (rolled 4; `move LEGION LAND`, then `done`)": "move (rolled 4)",
+        "muster (`muster LEGION CHARACTER`) or end the turn (`done`)": "muster or end the turn",
+        "bring Ogre on (`maneuver CHARACTER HEX`), then `done`": "bring Ogre on",
+        "`accept` the other side's concession or `insist` on conceding (roll-off)": (
+            "accept the other side's concession or insist on conceding (roll-off)"
+        ),
+        "`summon`, `reinforce` or `acquire` after the engagement (or `decline`)": (
+            "summon, reinforce or acquire after the engagement"
+        ),
+        "strike back (`strike HEX HEX`) (battle in 104, turn 2)": (
+            "strike back (battle in 104, turn 2)"
+        ),
+        "place 2 hits (`carry D4` or `carry E5`) on `D4`": "place 2 hits on `D4`",
+    }
+    for text, words in cases.items():
+        assert without_hints(text) == words, text
+
+
+@settings(deadline=None)  # a game of 120 steps: slow on a busy machine, and that is fine
+@given(st.integers(0, 40))
+def test_no_task_of_a_game_keeps_a_hint(seed):
+    state, _ = new_game(["Ann", "Bob", "Cat"], seed)
+    rng = random.Random(seed)
+    for _ in range(120):
+        seat, task = waiting_for(state)
+        if seat is None:
+            break
+        words = without_hints(task)
+        assert "`" not in words and "()" not in words and "  " not in words, (task, words)
+        assert words.strip() == words and words, task
+        state, _ = apply(state, seat, pick(legal_actions(state, seat), rng, fighting=True))

@@ -100,6 +100,7 @@ TOPICS: dict[str, Topic] = {
         "only you see the answers",
         (
             "titan status",
+            "titan mygames",
             "titan board",
             "titan legions",
             "titan dms",
@@ -112,7 +113,7 @@ TOPICS: dict[str, Topic] = {
             "titan reveal",
             "titan help",
         ),
-        ("titan status", "titan board", "titan legions", "titan legal"),
+        ("titan status", "titan mygames", "titan board", "titan legions", "titan legal"),
     ),
     "organiser": Topic(
         "Organisers",

@@ -119,6 +119,10 @@ class TitanCommands(
     async def status(self, interaction: TitanInteraction) -> None:
         await run_command(interaction, s.STATUS)
 
+    @command("mygames", "Your open games in every channel, those waiting for you first")
+    async def mygames(self, interaction: TitanInteraction) -> None:
+        await run_command(interaction, s.MYGAMES)
+
     @command("board", "The masterboard and the legions you may see")
     async def board(self, interaction: TitanInteraction) -> None:
         await run_command(interaction, s.BOARD)

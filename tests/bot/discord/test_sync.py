@@ -13,8 +13,8 @@ from tests.bot.discord.conftest import start_bot
 from tests.bot.discord.helpers import ANN, bot_tree, registered, settle
 
 TREE = {
-    "titan": "new join leave invite ai start cancel withdraw expire reveal status board legions "
-    "dms me history legal creature land help",
+    "titan": "new join leave invite ai start cancel withdraw expire reveal status mygames board "
+    "legions dms me history legal creature land help",
     "turn": "colour split unsplit roll mulligan move takeback muster",
     "battle": "engage flee fight propose accept concede nomore acquire decline maneuver takeback "
     "strike carry rangestrike summon reinforce insist board",
