@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.config import NO_LIMITS, Config, ConfigError, Limits, load_config
+from bot.config import CLOCK_KEYS, NO_LIMITS, Config, ConfigError, Limits, load_config
+from bot.storage.record import NO_CLOCK
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -125,3 +126,27 @@ def test_bad_limits_raise_config_error(tmp_path, text, message):
     path.write_text(text)
     with pytest.raises(ConfigError, match=message):
         load_config(path, environ={})
+
+
+def test_the_example_file_documents_every_clock_setting_with_its_default():
+    raw = tomllib.loads((REPO / "config.example.toml").read_text(encoding="utf-8"))
+    assert set(raw["clock"]) == set(CLOCK_KEYS)
+    assert load_config(REPO / "config.example.toml", environ={}).timing == NO_CLOCK
+
+
+def test_a_server_wide_clock_is_read_in_players_words(tmp_path):
+    path = tmp_path / "config.toml"
+    path.write_text('[clock]\ndeadline = "1d12h"\non_timeout = "pass"\nremind_at = [0.25, 0.75]\n')
+    timing = load_config(path, {}).timing
+    assert (timing.deadline, timing.on_timeout, timing.remind_at) == (129600, "pass", (0.25, 0.75))
+
+
+@pytest.mark.parametrize(
+    "line",
+    ['deadline = "soon"', 'on_timeout = "nap"', "remind_at = [2]", "most_timeouts = 0", "x = 1"],
+)
+def test_a_bad_clock_setting_is_refused_with_its_name(tmp_path, line):
+    path = tmp_path / "config.toml"
+    path.write_text(f"[clock]\n{line}\n")
+    with pytest.raises(ConfigError, match=r"clock\.|deadline|a duration"):
+        load_config(path, {})

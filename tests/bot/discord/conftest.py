@@ -17,6 +17,7 @@ from bot.config import NO_LIMITS, Config
 from bot.discord import TitanBot
 from bot.pictures import Renderer
 from bot.replies import Picture
+from bot.schedule.clock import Clock
 from tests.bot.discord.fake import FakeDiscord
 
 START_TIMEOUT = 5.0
@@ -78,6 +79,7 @@ async def start_bot(
     database: Path,
     seed: int = SEED,
     renderer: Renderer = tiny_png,
+    wall_clock: Clock | None = None,
     **config: object,
 ) -> Running:
     """Start a :class:`TitanBot` on ``database`` and wait until it is ready (every game it
@@ -85,7 +87,13 @@ async def start_bot(
     runs without limits unless ``limits`` is given: tests play faster than people."""
     config.setdefault("limits", NO_LIMITS)
     settings = Config(token=fake.token, database=database, **config)  # type: ignore[arg-type]
-    bot = TitanBot(settings, renderer=renderer, seeds=lambda: seed, guild_ready_timeout=0.05)
+    bot = TitanBot(
+        settings,
+        renderer=renderer,
+        wall_clock=wall_clock,
+        seeds=lambda: seed,
+        guild_ready_timeout=0.05,
+    )
     task = asyncio.create_task(bot.start(fake.token))
     ready = asyncio.create_task(bot.wait_until_ready())
     done, _ = await asyncio.wait(

@@ -1,0 +1,86 @@
+"""Deadlines on Discord: a reminder arrives by DM (or pings in the channel when DMs are
+closed), status shows the clock as Discord timestamps, and a passed deadline is told."""
+
+from __future__ import annotations
+
+import re
+from datetime import UTC, datetime
+
+import pytest
+
+from bot.schedule.clock import ManualClock
+from tests.bot.discord import payloads as p
+from tests.bot.discord.conftest import mistakes, start_bot
+from tests.bot.discord.helpers import ANN, BOB, command, settle
+
+HOUR = 3600.0
+STAMP = re.compile(r"<t:(\d+):R>")
+
+
+@pytest.fixture
+def clock() -> ManualClock:
+    return ManualClock(datetime(2026, 12, 1, 12, 0, tzinfo=UTC).timestamp())
+
+
+@pytest.fixture
+async def timed(fake, tmp_path, clock):
+    running = await start_bot(fake, tmp_path / "games.sqlite3", wall_clock=clock)
+    try:
+        yield running
+    finally:
+        await running.stop()
+    assert mistakes(fake) == []
+
+
+async def open_timed_game(fake) -> int:
+    """A two-player game with a 4-hour clock; the user the game first waits for."""
+    await command(fake, ANN, "titan", "new", players=2, deadline="4h", timeout="pass")
+    await command(fake, BOB, "titan", "join")
+    started = await command(fake, ANN, "titan", "start")
+    [news] = fake.public(started)
+    return news.notified[0]
+
+
+async def until(fake, probe, clock_note: str) -> None:
+    for _ in range(200):
+        await settle(fake)
+        if probe():
+            return
+    raise AssertionError(f"nothing came: {clock_note}")
+
+
+async def test_a_reminder_arrives_by_dm_and_status_shows_the_clock(fake, timed, clock):
+    awaited = await open_timed_game(fake)
+    asked = await command(fake, BOB, "titan", "status")
+    [answer] = fake.sent_for(asked)
+    stamps = [int(s) for s in STAMP.findall(answer.content)]
+    assert answer.ephemeral and "On the clock" in answer.content
+    assert stamps == [int(clock.now()), int(clock.now() + 4 * HOUR)]  # since, deadline
+    clock.advance(2 * HOUR)  # halfway
+    await until(fake, lambda: fake.dms_to(awaited), "the halfway reminder")
+    [dm] = fake.dms_to(awaited)
+    assert "waits for you" in dm.content and f"<#{p.CHANNEL_ID}>" in dm.content
+    assert [int(s) for s in STAMP.findall(dm.content)] == stamps[1:]  # the deadline
+
+
+async def test_without_dms_a_reminder_pings_in_the_channel(fake, timed, clock):
+    awaited = await open_timed_game(fake)
+    await command(fake, awaited, "titan", "dms", choice="off")
+    clock.advance(2 * HOUR)
+    await until(
+        fake,
+        lambda: any("waits for you" in m.content for m in fake.in_channel(p.CHANNEL_ID)),
+        "the reminder in the channel",
+    )
+    [ping] = [m for m in fake.in_channel(p.CHANNEL_ID) if "waits for you" in m.content]
+    assert ping.notified == (awaited,)
+
+
+async def test_a_passed_deadline_is_told_in_the_channel(fake, timed, clock):
+    awaited = await open_timed_game(fake)
+    clock.advance(5 * HOUR)
+    told = lambda: [m for m in fake.in_channel(p.CHANNEL_ID) if "deadline passed" in m.content]  # noqa: E731
+    await until(fake, told, "the timeout")
+    [news] = told()
+    assert "the least the rules allow is played" in news.content
+    assert news.notified and awaited not in news.notified  # the next player is pinged
