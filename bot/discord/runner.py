@@ -20,7 +20,7 @@ from discord import app_commands
 
 from bot.discord.components import choices_view
 from bot.discord.deliver import deliver_command
-from bot.discord.host import TitanInteraction, caller_of, place_of
+from bot.discord.host import TitanInteraction, caller_of, organiser_of, place_of
 from bot.discord.specs import Spec, ambiguity, suggestions
 from bot.legality import legal
 from bot.offers import Offers, offer
@@ -37,11 +37,15 @@ Completer = Callable[
 ]
 
 
-async def run_command(interaction: TitanInteraction, spec: Spec, **values: object) -> None:
-    """Defer, run ``spec`` with the option ``values`` for the caller, and deliver."""
+async def run_command(
+    interaction: TitanInteraction, spec: Spec, *, organiser: bool = False, **values: object
+) -> None:
+    """Defer, run ``spec`` with the option ``values`` for the caller (as an organiser, for
+    ``/titan-admin``: Discord let them through), and deliver."""
     await interaction.response.defer(ephemeral=True, thinking=True)
     service = interaction.client.service
-    place, caller = place_of(interaction), caller_of(interaction)
+    place = place_of(interaction)
+    caller = organiser_of(interaction) if organiser else caller_of(interaction)
     text = spec.text(values)
     choices = await _readings(service, place.channel, caller.user, spec, values)
     if choices is not None:

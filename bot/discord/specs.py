@@ -168,6 +168,15 @@ NEW = Spec(
         Word("timeout", keyword="timeout"),
     ),
 )
+SETTINGS = Spec(
+    "settings",
+    (
+        Word("deadline", keyword="deadline"),
+        Word("timeout", keyword="timeout"),
+        Word("remind", keyword="remind"),
+        Word("before", keyword="before"),
+    ),
+)
 JOIN = Spec("join", (Word("name", many=True),))
 ADD = Spec("add", (Word("user"), Word("name", many=True)))
 LEAVE, START, CANCEL = _simple("leave"), _simple("start"), _simple("cancel")

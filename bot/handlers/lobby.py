@@ -13,6 +13,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import replace
 
 from bot.context import Context
+from bot.handlers.clock import settings
 from bot.handlers.play import replies_after
 from bot.names import clean, display, player_name, same_name
 from bot.offers import Offer, Offers, Style
@@ -339,4 +340,5 @@ LOBBY: dict[str, LobbyHandler] = {
     "leave": leave,
     "start": start,
     "cancel": cancel,
+    "settings": settings,
 }

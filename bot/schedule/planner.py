@@ -43,12 +43,34 @@ async def plan(db: aiosqlite.Connection, game: Game, now: float, *, by_timeout: 
         if timing.expires_at - WARNING > now:
             await items.add(db, game.id, TIME_LIMIT, timing.expires_at - WARNING, None, WARN)
         await items.add(db, game.id, TIME_LIMIT, max(now, timing.expires_at), None, EXPIRE)
-    computer = game.is_ai(decision.seat)
-    deadline = now + timing.deadline if timing.deadline is not None and not computer else None
-    await items.set_clock(db, game.id, Clock(decision.seat, decision.key, now, deadline))
+    await _start(db, game, decision.seat, decision.key, now, now)
+
+
+async def replan(db: aiosqlite.Connection, game: Game, now: float) -> None:
+    """The game's clock was changed: the decision it waits for keeps its start, and gets
+    the deadline and reminders of the new clock (a deadline already past falls due now)."""
+    current = await items.clock(db, game.id)
+    decision = decision_of(game.state) if game.row.status is Status.ACTIVE else None
+    if decision is None:
+        return
+    await items.cancel(db, game.id, (DEADLINE, REMINDER))
+    since = current.since if current is not None and current.decision == decision.key else now
+    await _start(db, game, decision.seat, decision.key, since, now)
+
+
+async def _start(
+    db: aiosqlite.Connection, game: Game, seat: int, key: str, since: float, now: float
+) -> None:
+    """The clock of the decision ``key`` of ``seat``, begun at ``since``, with its due
+    items (none of them before ``now``)."""
+    timing = game.settings.timing
+    computer = game.is_ai(seat)
+    deadline = since + timing.deadline if timing.deadline is not None and not computer else None
+    await items.set_clock(db, game.id, Clock(seat, key, since, deadline))
     if computer:
         return  # the AI answers at once
     if deadline is not None:
-        await items.add(db, game.id, DEADLINE, deadline, decision.seat, decision.key)
-    for moment in reminder_times(timing, now):
-        await items.add(db, game.id, REMINDER, moment, decision.seat, decision.key)
+        await items.add(db, game.id, DEADLINE, max(deadline, now), seat, key)
+    for moment in reminder_times(timing, since):
+        if moment >= now:
+            await items.add(db, game.id, REMINDER, moment, seat, key)

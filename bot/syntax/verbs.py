@@ -114,6 +114,11 @@ _LOBBY = (
     ("addai", "addai [NAME]", "seat an AI player (the host)"),
     ("start", "start", "start the game (the host; 2 seats or more)"),
     ("cancel", "cancel [GAME]", "cancel this channel's game (the host), or a damaged one"),
+    (
+        "settings",
+        "settings [deadline 24h] [timeout ai|pass|pause] [remind 0.5,0.9] [before 1h]",
+        "change the game's clock (the host or an organiser)",
+    ),
 )
 _INFO = (
     ("help", "help", "this list", ("?", "commands")),

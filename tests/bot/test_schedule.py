@@ -262,3 +262,43 @@ async def test_the_scheduler_task_sleeps_until_the_next_item_and_wakes_on_a_chan
         if await caused(clocked):
             break
     assert len(await caused(clocked)) >= 1
+
+
+async def test_the_host_changes_the_clock_and_the_waiting_decision_gets_it(clocked, clock):
+    await open_clocked_game(clocked, "", players=2)
+    game = await clocked.game_in(CHANNEL)
+    assert game is not None and game.state is not None
+    assert [i.kind for i in await pending(clocked)] == ["reminder"] * 3  # no deadline
+    clock.advance(HOUR)
+    guest = await clocked.submit(HERE, caller(CHANNEL, 1), "settings deadline 2h")
+    assert guest.error and "only the host" in guest.ephemeral.text
+    changed = await clocked.submit(HERE, caller(CHANNEL, 0), "settings deadline 2h timeout pass")
+    assert not changed.error
+    assert (
+        "changed the clock" in changed.public.text and "(was: no deadline)" in changed.public.text
+    )
+    due = await pending(clocked)
+    assert [i.kind for i in due] == ["reminder", "deadline"]  # halfway; an hour before is past
+    assert due[-1].at == game_start(due) + 2 * HOUR  # counted from when the decision began
+    clock.advance(HOUR + 1)
+    await Scheduler(clocked).run_due()
+    assert [cause for _, cause in await caused(clocked)][:1] == ["deadline passed (pass)"]
+
+
+def game_start(due: list[items.DueItem]) -> float:
+    """When the decision began: its halfway reminder is an hour after it (a 2 h clock)."""
+    return due[0].at - HOUR
+
+
+async def test_a_bad_setting_changes_nothing(clocked):
+    await open_clocked_game(clocked, "deadline 4h", players=2)
+    before = await pending(clocked)
+    for words in (
+        "settings",
+        "settings deadline soon",
+        "settings timeout nap",
+        "settings remind 2",
+    ):
+        refused = await clocked.submit(HERE, caller(CHANNEL, 0), words)
+        assert refused.error, words
+    assert await pending(clocked) == before

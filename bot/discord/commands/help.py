@@ -38,6 +38,7 @@ TOPICS: dict[str, Topic] = {
             "titan ai",
             "titan start",
             "titan cancel",
+            "titan settings",
             "titan withdraw",
             "titan expire",
         ),
@@ -118,7 +119,13 @@ TOPICS: dict[str, Topic] = {
     "organiser": Topic(
         "Organisers",
         "for Manage Channels, or whom the server allows",
-        ("titan-admin replace", "titan-admin remove", "titan-admin abort", "titan-admin export"),
+        (
+            "titan-admin replace",
+            "titan-admin remove",
+            "titan-admin abort",
+            "titan-admin settings",
+            "titan-admin export",
+        ),
         ("titan-admin replace", "titan-admin abort"),
     ),
 }

@@ -1,4 +1,5 @@
-"""``/titan-admin``: organiser tools — replace or remove a player, abort or export a game.
+"""``/titan-admin``: organiser tools — replace or remove a player, abort or export a game,
+change its clock.
 
 Discord alone decides who may use them. By default only members with Manage Channels (and
 administrators) see and use ``/titan-admin`` (``default_permissions``); a server may allow
@@ -9,12 +10,17 @@ an organiser for these tools (:func:`bot.discord.host.organiser_of`).
 
 from __future__ import annotations
 
+from typing import Literal
+
 import discord
 from discord import app_commands
 
+from bot.discord import specs as s
 from bot.discord.commands.leaf import command
+from bot.discord.commands.options import CLOCK_OPTIONS
 from bot.discord.deliver import deliver_command
 from bot.discord.host import TitanInteraction, organiser_of, place_of
+from bot.discord.runner import run_command
 from bot.discord.seats import abort_game, export_game, remove_player, replace_player
 from bot.names import clean
 
@@ -67,6 +73,21 @@ class OrganiserCommands(
             service, place_of(interaction), organiser_of(interaction), game, reply_to
         )
         await deliver_command(interaction, replies, "abort")
+
+    @command("settings", "Change this channel's game's clock (announced in the channel)")
+    @app_commands.describe(**CLOCK_OPTIONS)
+    async def settings(
+        self,
+        interaction: TitanInteraction,
+        deadline: app_commands.Range[str, 2, 16] | None = None,
+        timeout: Literal["ai", "pass", "pause"] | None = None,
+        remind: app_commands.Range[str, 1, 40] | None = None,
+        before: app_commands.Range[str, 2, 16] | None = None,
+    ) -> None:
+        await run_command(
+            interaction, s.SETTINGS, organiser=True,
+            deadline=deadline, timeout=timeout, remind=remind, before=before,
+        )  # fmt: skip
 
     @command("export", "Export this channel's game record as a file (only you)")
     @app_commands.describe(game="the game's number (default: the channel's latest game)")

@@ -17,6 +17,7 @@ from bot.discord import specs as s
 from bot.discord.commands.completion import creatures, own_characters
 from bot.discord.commands.help import help_text
 from bot.discord.commands.leaf import command
+from bot.discord.commands.options import CLOCK_OPTIONS
 from bot.discord.host import TitanInteraction
 from bot.discord.runner import completer, run_command
 from bot.names import clean
@@ -96,6 +97,21 @@ class TitanCommands(
         await run_command(interaction, CANCEL, game=game)
 
     # --- the whole game ----------------------------------------------------------------------
+    @command("settings", "Change the game's clock (the host)")
+    @app_commands.describe(**CLOCK_OPTIONS)
+    async def settings(
+        self,
+        interaction: TitanInteraction,
+        deadline: app_commands.Range[str, 2, 16] | None = None,
+        timeout: Literal["ai", "pass", "pause"] | None = None,
+        remind: app_commands.Range[str, 1, 40] | None = None,
+        before: app_commands.Range[str, 2, 16] | None = None,
+    ) -> None:
+        await run_command(
+            interaction, s.SETTINGS,
+            deadline=deadline, timeout=timeout, remind=remind, before=before,
+        )  # fmt: skip
+
     @command("withdraw", "Concede the whole game (RULES §12.4)")
     async def withdraw(self, interaction: TitanInteraction) -> None:
         await run_command(interaction, s.WITHDRAW)

@@ -44,9 +44,10 @@ def test_every_leaf_records_the_verb_it_writes_and_each_verb_has_one_command():
         found.setdefault(leaf.extras["verb"], []).append(leaf.qualified_name)
     assert sorted(found.pop(None)) == sorted(ORGANISER_TOOLS)
     assert found.pop("cancel") == ["titan cancel", "titan-admin abort"]  # players' first
+    assert found.pop("settings") == ["titan settings", "titan-admin settings"]
     assert found.pop("export") == ["titan-admin export"]
     assert all(len(names) == 1 for names in found.values()), found
-    assert set(found) | {"cancel", "export"} | WITHOUT_COMMAND == set(VERBS)
+    assert set(found) | {"cancel", "settings", "export"} | WITHOUT_COMMAND == set(VERBS)
 
 
 def test_the_dialect_names_each_verb_by_its_players_command():

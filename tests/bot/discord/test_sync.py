@@ -13,12 +13,12 @@ from tests.bot.discord.conftest import start_bot
 from tests.bot.discord.helpers import ANN, bot_tree, registered, settle
 
 TREE = {
-    "titan": "new join leave invite ai start cancel withdraw expire reveal status mygames board "
-    "legions dms me history legal creature land help",
+    "titan": "new join leave invite ai start cancel settings withdraw expire reveal status "
+    "mygames board legions dms me history legal creature land help",
     "turn": "colour split unsplit roll mulligan move takeback muster",
     "battle": "engage flee fight propose accept concede nomore acquire decline maneuver takeback "
     "strike carry rangestrike summon reinforce insist board",
-    "titan-admin": "replace remove abort export",
+    "titan-admin": "replace remove abort settings export",
 }
 TOP = ["battle", "done", "titan", "titan-admin", "turn"]
 

@@ -1,0 +1,85 @@
+"""``settings …``: the host or an organiser changes a game's clock after its creation.
+
+``settings deadline 12h timeout pass remind 0.5,0.9 before 2h`` — any of them, in any
+order. The change is announced in the channel (who changed what, from what) and logged;
+the decision the game waits for keeps its start and gets the new deadline and reminders
+(a deadline already past falls due at once).
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import replace
+
+from bot.context import Context
+from bot.names import display
+from bot.replies import Message, Replies
+from bot.schedule import options as clock
+from bot.schedule.planner import replan
+from bot.schedule.timing import parse_duration
+from bot.storage import games as rows
+from bot.storage.record import Game, Timing
+from bot.syntax import Args
+from engine.errors import IllegalAction
+
+log = logging.getLogger(__name__)
+
+KEYS = ("deadline", "timeout", "remind", "before")
+
+
+def _fractions(text: str) -> tuple[float, ...]:
+    try:
+        found = tuple(float(x) for x in text.split(",") if x)
+    except ValueError:
+        found = ()
+    if not found or not all(0 < f < 1 for f in found):
+        raise IllegalAction(
+            f"remind takes fractions of the deadline between 0 and 1, like 0.5,0.9; not {text!r}"
+        )
+    return found
+
+
+def changed_timing(timing: Timing, args: Args) -> Timing:
+    """``timing`` with the settings ``args`` name."""
+    seen = False
+    while (word := args.keyword(*KEYS)) is not None:
+        seen = True
+        value = args.take(f"the {word}")
+        if word == "deadline":
+            timing = clock.with_deadline(timing, value)
+        elif word == "timeout":
+            timing = clock.with_policy(timing, value)
+        elif word == "remind":
+            timing = replace(timing, remind_at=_fractions(value))
+        else:
+            timing = replace(timing, remind_before=parse_duration(value, "the warning") or 0)
+    args.finish()
+    if not seen:
+        raise IllegalAction(
+            "settings: name what to change: `settings deadline 24h`, `settings timeout pass`, "
+            "`settings remind 0.5,0.9` or `settings before 2h`"
+        )
+    return timing
+
+
+async def settings(ctx: Context, game: Game | None, args: Args) -> Replies:
+    """Change the channel's game's clock (the host, or an organiser)."""
+    if game is None or not game.row.status.is_open:
+        raise IllegalAction("there is no game in this channel: open one with `new`")
+    if ctx.caller.user != game.settings.host and not ctx.caller.organiser:
+        raise IllegalAction("only the host or an organiser may change the game's clock")
+    before = game.settings.timing
+    timing = changed_timing(before, args)
+    if timing == before:
+        return Replies.answer(f"The clock stays as it is: {clock.describe(before)}.")
+    settings = replace(game.settings, timing=timing)
+    updated = replace(game, row=replace(game.row, settings=settings.to_json()))
+    async with ctx.db.transaction() as db:
+        await rows.update_game(db, game.id, game.row.status, settings=settings.to_json())
+        await replan(db, updated, ctx.now())
+    log.info("game %s: %s changed the clock to %s", game.id, ctx.caller.user, timing)
+    text = (
+        f"**{display(ctx.caller.name)}** changed the clock of game #{game.id}: "
+        f"{clock.describe(timing)} (was: {clock.describe(before)})."
+    )
+    return Replies(public=Message(text))
