@@ -84,7 +84,19 @@ CACHE_SIZE = 512
 AI_LIMIT = 1000
 """AI actions one command may set off (a safety cap: whole AI turns fit many times)."""
 WITHOUT_GAME = frozenset(
-    {"new", "help", "status", "creature", "land", "cancel", "mygames", "dms", "reminders", "quiet"}
+    {
+        "new",
+        "help",
+        "status",
+        "creature",
+        "land",
+        "cancel",
+        "mygames",
+        "dms",
+        "reminders",
+        "quiet",
+        "away",
+    }
 )
 """Verbs that mean something in a channel without a game; any other verb in a channel
 whose game is damaged is answered with the damage notice."""

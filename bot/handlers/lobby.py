@@ -15,6 +15,7 @@ from dataclasses import replace
 from bot.context import Context
 from bot.handlers.clock import settings
 from bot.handlers.play import replies_after
+from bot.handlers.preferences import away
 from bot.names import clean, display, player_name, same_name
 from bot.offers import Offer, Offers, Style
 from bot.replies import Message, Replies
@@ -341,4 +342,5 @@ LOBBY: dict[str, LobbyHandler] = {
     "start": start,
     "cancel": cancel,
     "settings": settings,
+    "away": away,
 }

@@ -17,6 +17,7 @@ from bot.storage import due as items
 from bot.storage.due import DEADLINE, REMINDER, TIME_LIMIT, Clock
 from bot.storage.record import Game
 
+STANDIN_AI = "ai"
 EXPIRE, WARN = "expire", "warn"
 """The two time-limit items: the expiry itself, and its warning a day before."""
 WARNING = 86400
@@ -69,6 +70,10 @@ async def _start(
     await items.set_clock(db, game.id, Clock(seat, key, since, deadline))
     if computer:
         return  # the AI answers at once
+    gone = await items.away(db, game.user_of(seat), now)
+    if gone is not None and gone.standin == STANDIN_AI:  # the computer stands in: at once
+        await items.add(db, game.id, DEADLINE, now, seat, key)
+        return
     if deadline is not None:
         await items.add(db, game.id, DEADLINE, max(deadline, now), seat, key)
     for moment in reminder_times(timing, since):

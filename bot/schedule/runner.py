@@ -20,7 +20,7 @@ import aiosqlite
 from bot.context import Place
 from bot.replies import Message, Replies
 from bot.schedule.decisions import decision_of
-from bot.schedule.planner import EXPIRE
+from bot.schedule.planner import EXPIRE, STANDIN_AI
 from bot.schedule.quiet import QuietHours
 from bot.schedule.timeouts import PAUSE, timeout_action, timeout_note
 from bot.storage import Status
@@ -64,11 +64,42 @@ class DueRunner:
                 clock = await items.clock(db, game.id)
             if clock is None or clock.decision != item.decision:
                 return await self._finish(item, "the decision was made")
+            away = await self._away(game, clock)
+            if away is not None and away.standin == STANDIN_AI:
+                if item.kind == REMINDER:
+                    return await self._finish(item, "away: the computer stands in")
+                return await self._stand_in(place, game, item)
+            back = away.stops(game.settings.timing.away_days) if away is not None else 0.0
+            if away is not None and back > self._now():  # their clocks stop while away
+                start = max(clock.since, away.since)
+                later = back + max(0.0, item.at - start)
+                async with service.db.transaction() as db:
+                    await items.postpone(db, item.id, later)
+                return "postponed: the player is away"
             if item.kind == REMINDER:
                 return await self._remind(place, game, item, clock.deadline)
             if item.kind == DEADLINE:
                 return await self._time_out(place, game, item)
         return await self._finish(item, f"unknown kind {item.kind!r}")
+
+    async def _away(self, game: Game, clock: items.Clock) -> items.Away | None:
+        async with self.service.db.reading() as db:
+            return await items.away(db, game.user_of(clock.seat), self._now())
+
+    async def _stand_in(self, place: Place, game: Game, item: DueItem) -> str:
+        """The player is away with the computer standing in: it plays the decision."""
+        seat = item.seat if item.seat is not None else -1
+        outcome = "the computer stood in"
+        assert item.decision is not None
+        await self.service.play_for(
+            place,
+            item.decision,
+            partial(_choose, "ai"),
+            "away (the computer stands in)",
+            note=f"🏖 **{game.name_of(seat)}** is away: the computer plays for them.",
+            done=partial(self._done, item, outcome),
+        )
+        return outcome
 
     def _now(self) -> float:
         return self.service.wall_clock.now()

@@ -188,3 +188,49 @@ async def set_reminder_prefs(db: aiosqlite.Connection, user: int, prefs: Reminde
         " quiet = excluded.quiet",
         (user, int(prefs.off), prefs.quiet),
     )
+
+
+# --- time away --------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Away:
+    """A player away from ``since`` until ``until``: the computer plays for them
+    (``standin`` "ai"), or their clocks stop (None)."""
+
+    since: float
+    until: float
+    standin: str | None = None
+
+    def stops(self, timing_days: int) -> float:
+        """When their clocks run again in a game allowing ``timing_days`` days away."""
+        return min(self.until, self.since + timing_days * 86400)
+
+
+async def away(db: aiosqlite.Connection, user: int, now: float) -> Away | None:
+    """``user``'s time away, if they are away at ``now``."""
+    async with db.execute(
+        "SELECT away_from, away_until, standin FROM users WHERE id = ? AND away_until > ?",
+        (user, now),
+    ) as cursor:
+        row = await cursor.fetchone()
+    return Away(float(row[0]), float(row[1]), row[2]) if row else None
+
+
+async def set_away(db: aiosqlite.Connection, user: int, found: Away | None) -> None:
+    values = (found.since, found.until, found.standin) if found else (None, None, None)
+    await db.execute(
+        "INSERT INTO users (id, away_from, away_until, standin) VALUES (?, ?, ?, ?)"
+        " ON CONFLICT (id) DO UPDATE SET away_from = excluded.away_from,"
+        " away_until = excluded.away_until, standin = excluded.standin",
+        (user, *values),
+    )
+
+
+async def awaiting(db: aiosqlite.Connection, user: int) -> list[tuple[int, int, str]]:
+    """The active games whose clock waits for ``user``'s seat: game id, seat, decision."""
+    async with db.execute(
+        "SELECT clocks.game, clocks.seat, clocks.decision FROM clocks"
+        " JOIN seats ON seats.game = clocks.game AND seats.seat = clocks.seat"
+        " WHERE seats.user = ?",
+        (user,),
+    ) as cursor:
+        return [(int(r[0]), int(r[1]), str(r[2])) async for r in cursor]

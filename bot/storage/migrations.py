@@ -133,8 +133,9 @@ MIGRATIONS: tuple[str, ...] = (
     # 5: the scheduler (bot/schedule/): the decision each active game waits for and since
     # when (its deadline, if the game has a clock); the due items (a deadline, a reminder,
     # a time limit) in the order they fall due; each seat's timeouts in a row; each user's
-    # reminder preferences (off, quiet hours in their time zone); and why an action was
-    # given when its seat did not give it (a timeout).
+    # reminder preferences (off, quiet hours in their time zone) and time away (from,
+    # until, with the computer as stand-in or with their clocks stopped); and why an action
+    # was given when its seat did not give it (a timeout, a stand-in).
     """
     CREATE TABLE clocks (
         game     INTEGER PRIMARY KEY REFERENCES games (id) ON DELETE CASCADE,
@@ -167,6 +168,9 @@ MIGRATIONS: tuple[str, ...] = (
     ALTER TABLE users ADD COLUMN reminders_off INTEGER NOT NULL DEFAULT 0
         CHECK (reminders_off IN (0, 1));
     ALTER TABLE users ADD COLUMN quiet TEXT;
+    ALTER TABLE users ADD COLUMN away_from REAL;
+    ALTER TABLE users ADD COLUMN away_until REAL;
+    ALTER TABLE users ADD COLUMN standin TEXT CHECK (standin IN ('ai'));
     ALTER TABLE actions ADD COLUMN cause TEXT;
     """,
 )

@@ -86,6 +86,8 @@ class Timing:
     idle: int = 86400
     idle_reminders: int = 3
     most_timeouts: int = 3
+    away_days: int = 14
+    """The most days a player's time away stops their clocks in this game."""
     expires_at: float | None = None
     """The real-clock time limit (errata 21.1): the game expires by itself then."""
 

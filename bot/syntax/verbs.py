@@ -119,6 +119,11 @@ _LOBBY = (
         "settings [deadline 24h] [timeout ai|pass|pause] [remind 0.5,0.9] [before 1h]",
         "change the game's clock (the host or an organiser)",
     ),
+    (
+        "away",
+        "away until DATE [standin ai] | away off",
+        "you are away: your clocks stop, or the computer plays for you",
+    ),
 )
 _INFO = (
     ("help", "help", "this list", ("?", "commands")),

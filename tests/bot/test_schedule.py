@@ -302,3 +302,61 @@ async def test_a_bad_setting_changes_nothing(clocked):
         refused = await clocked.submit(HERE, caller(CHANNEL, 0), words)
         assert refused.error, words
     assert await pending(clocked) == before
+
+
+async def awaited_seat(service: GameService) -> int:
+    game = await service.game_in(CHANNEL)
+    assert game is not None and game.state is not None
+    seat = to_act(game.state)
+    assert seat is not None
+    return seat
+
+
+async def test_away_stops_a_players_clocks_until_they_are_back(clocked, clock):
+    await open_clocked_game(clocked, "deadline 4h", players=2)
+    seat = await awaited_seat(clocked)
+    gone = await clocked.submit(HERE, caller(CHANNEL, seat), "away until 2026-12-04")
+    assert not gone.error and "is away until <t:" in gone.public.text
+    assert "why" not in gone.public.text
+    scheduler = Scheduler(clocked)
+    clock.advance(10 * HOUR)  # far past the deadline, while away
+    await scheduler.run_due()
+    assert await caused(clocked) == []
+    back = datetime(2026, 12, 4, tzinfo=UTC).timestamp()
+    clock.advance(back + 3.9 * HOUR - clock.now())  # the whole clock runs again after it
+    await scheduler.run_due()
+    assert await caused(clocked) == []
+    clock.advance(0.2 * HOUR)
+    await scheduler.run_due()
+    assert await caused(clocked) == [(seat, "deadline passed (ai)")]
+
+
+async def test_a_game_allows_only_so_many_days_away(clocked, clock):
+    await open_clocked_game(clocked, "deadline 4h", players=2)
+    seat = await awaited_seat(clocked)
+    await clocked.submit(HERE, caller(CHANNEL, seat), "away until 2027-02-01")
+    scheduler = Scheduler(clocked)
+    clock.advance(14 * 24 * HOUR + 4.1 * HOUR)  # the game's 14 days, then the clock
+    await scheduler.run_due()
+    assert await caused(clocked) == [(seat, "deadline passed (ai)")]
+
+
+async def test_away_with_the_computer_standing_in_plays_at_once(clocked, clock):
+    await open_clocked_game(clocked, "", players=2)  # no deadline at all
+    seat = await awaited_seat(clocked)
+    replies = await clocked.submit(HERE, caller(CHANNEL, seat), "away until 2026-12-10 standin ai")
+    assert not replies.error
+    scheduler = Scheduler(clocked)
+    for _ in range(40):  # the other seat plays; the computer answers for the absent one
+        await scheduler.run_due()
+        if await awaited_seat(clocked) != seat:
+            await step(clocked, CHANNEL, seed=3)
+    causes = await caused(clocked)
+    assert len(causes) >= 2 and set(causes) == {(seat, "away (the computer stands in)")}
+    await clocked.submit(HERE, caller(CHANNEL, seat), "away off")
+    before = len(await caused(clocked))
+    for _ in range(5):
+        await scheduler.run_due()
+        if await awaited_seat(clocked) != seat:
+            await step(clocked, CHANNEL, seed=3)
+    assert len(await caused(clocked)) == before  # back: nobody plays for them

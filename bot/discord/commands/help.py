@@ -107,6 +107,7 @@ TOPICS: dict[str, Topic] = {
             "titan dms",
             "titan me reminders",
             "titan me quiet",
+            "titan me away",
             "titan history",
             "titan legal",
             "titan creature",

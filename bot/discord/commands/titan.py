@@ -181,6 +181,26 @@ class TitanCommands(
     ) -> None:
         await run_command(interaction, s.QUIET, hours=hours, tz=tz)
 
+    @me.command(
+        name="away",
+        description="You are away: your clocks stop, or the computer plays for you",
+        extras={"verb": "away"},
+    )
+    @app_commands.describe(
+        until="the UTC date you are back, like 2026-12-20, or back to say you are",
+        standin="ai: the computer plays for you until then (default: your clocks stop)",
+    )
+    async def me_away(
+        self,
+        interaction: TitanInteraction,
+        until: app_commands.Range[str, 4, 16],
+        standin: Literal["ai"] | None = None,
+    ) -> None:
+        if until.strip().lower() == "back":
+            await run_command(interaction, s.BACK, off=True)
+        else:
+            await run_command(interaction, s.AWAY, until=until, standin=standin)
+
     @command("history", "The last things that happened")
     @app_commands.describe(count="how many actions (default 10, at most 50)")
     async def history(

@@ -41,7 +41,7 @@ async def test_the_registered_command_tree(fake, titan):
         kinds = {o["name"]: o["type"] for o in commands[name]["options"]}
         assert all(kind == (2 if leaf == "me" else 1) for leaf, kind in kinds.items())
     me = _options(_options(commands["titan"])["me"])
-    assert list(me) == ["reminders", "quiet"] and all(o["type"] == 1 for o in me.values())
+    assert list(me) == ["reminders", "quiet", "away"] and all(o["type"] == 1 for o in me.values())
     players = [c for name, c in commands.items() if name != "titan-admin"]
     assert all(c.get("default_member_permissions") is None for c in players)
     done = commands["done"]
