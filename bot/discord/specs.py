@@ -166,6 +166,7 @@ NEW = Spec(
         Word("time_limit", keyword="time_limit"),
         Word("deadline", keyword="deadline"),
         Word("timeout", keyword="timeout"),
+        Word("inactivity", keyword="inactivity", flag=True),
     ),
 )
 SETTINGS = Spec(

@@ -118,7 +118,7 @@ async def new(ctx: Context, game: Game | None, args: Args) -> Replies:
     players = MAX_PLAYERS
     record_keeping = time_limit = False
     timing = ctx.timing
-    keywords = ("players", "record_keeping", "time_limit", "deadline", "timeout")
+    keywords = ("players", "record_keeping", "time_limit", "deadline", "timeout", "inactivity")
     while (word := args.keyword(*keywords)) is not None:
         if word == "players":
             players = number(args.take("the number of players"), "number of players")
@@ -126,6 +126,8 @@ async def new(ctx: Context, game: Game | None, args: Args) -> Replies:
             timing = clock.with_deadline(timing, args.take("the deadline (like `24h`)"))
         elif word == "timeout":
             timing = clock.with_policy(timing, args.take("what a passed deadline does"))
+        elif word == "inactivity":
+            timing = replace(timing, inactivity=True)
         elif word == "time_limit" and clock.looks_like_date(args.peek()):
             ends = clock.parse_moment(args.take("the date"), ctx.now())
             timing = replace(timing, expires_at=ends)

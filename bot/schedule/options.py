@@ -51,6 +51,8 @@ def describe(timing: Timing) -> str:
     else:
         doing = {"ai": "the computer plays", "pass": "the least is played", "pause": "it waits"}
         clock = f"{show_duration(timing.deadline)} a decision, then {doing[timing.on_timeout]}"
+        if timing.inactivity:
+            clock += f"; the inactivity rule after {timing.most_timeouts} in a row"
     if timing.expires_at is not None:
         clock += f"; ends <t:{int(timing.expires_at)}:f>"
     return clock

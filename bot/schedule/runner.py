@@ -22,7 +22,7 @@ from bot.replies import Message, Replies
 from bot.schedule.decisions import decision_of
 from bot.schedule.planner import EXPIRE, STANDIN_AI
 from bot.schedule.quiet import QuietHours
-from bot.schedule.timeouts import PAUSE, timeout_action, timeout_note
+from bot.schedule.timeouts import INACTIVITY, PAUSE, timeout_action, timeout_note
 from bot.storage import Status
 from bot.storage import due as items
 from bot.storage import games as rows
@@ -156,10 +156,18 @@ class DueRunner:
         async with self.service.db.reading() as db:
             missed = await items.lapses(db, game.id, seat) + 1
         repeat = ""
-        if missed >= timing.most_timeouts:
+        sleeping = timing.inactivity and missed >= timing.most_timeouts
+        if sleeping:  # RULES §12.4, errata 20.4: the "sleeping player"
+            repeat = (
+                f"\n**{name}** has missed {missed} deadlines in a row: by the inactivity rule "
+                "(errata 20.4) a timeout on their own turn concedes the game, and an attack "
+                "on them concedes that engagement."
+            )
+            policy = INACTIVE
+        elif missed >= timing.most_timeouts:
             repeat = (
                 f"\n**{name}** has missed {missed} deadlines in a row: an organiser may give "
-                "the seat to someone else with `/titan-admin replace`."
+                "the seat to someone else."
             )
         if policy == PAUSE:
             text = (
@@ -226,6 +234,10 @@ class DueRunner:
 
 def _choose(policy: str, state: GameState, seat: int) -> a.Action:
     return timeout_action(state, seat, policy)
+
+
+INACTIVE = INACTIVITY
+"""The errata 20.4 policy, once a seat has missed enough deadlines in a row."""
 
 
 def _any_decision(game: Game) -> str:

@@ -26,14 +26,22 @@ PASSIVE: tuple[type[a.Action], ...] = (
 )
 """The passive answers, the most passive first."""
 AI, PASS, PAUSE = POLICIES
+INACTIVITY = "inactivity"
 
 
 def timeout_action(state: GameState, seat: int, policy: str) -> a.Action:
-    """The action a passed deadline plays for ``seat`` under ``policy`` (``ai`` or ``pass``)."""
+    """The action a passed deadline plays for ``seat`` under ``policy`` (``ai``, ``pass``,
+    or ``inactivity``: on their own turn they concede the game, attacked they concede the
+    engagement — RULES §12.4, errata 20.4 — and otherwise the computer decides)."""
+    if policy == INACTIVITY:
+        legal = legal_actions(state, seat)
+        wanted: type[a.Action] = a.Withdraw if state.active == seat else a.Concede
+        conceding = next((x for x in legal if isinstance(x, wanted)), None)
+        return conceding if conceding is not None else decide(state, seat)
     if policy == PASS:
         legal = legal_actions(state, seat)
         for kind in PASSIVE:
-            found = next((x for x in legal if type(x) is kind), None)
+            found: a.Action | None = next((x for x in legal if type(x) is kind), None)
             if found is not None:
                 return found
     return decide(state, seat)
@@ -41,6 +49,8 @@ def timeout_action(state: GameState, seat: int, policy: str) -> a.Action:
 
 def timeout_note(name: str, policy: str) -> str:
     """How the channel is told (the seat's name is public; why they were late is not)."""
+    if policy == INACTIVITY:
+        return f"⏰ **{name}**'s deadline passed again."
     if policy == PASS:
         return f"⏰ **{name}**'s deadline passed: the least the rules allow is played for them."
     return f"⏰ **{name}**'s deadline passed: the computer plays this decision for them."

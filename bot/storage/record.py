@@ -86,6 +86,8 @@ class Timing:
     idle: int = 86400
     idle_reminders: int = 3
     most_timeouts: int = 3
+    inactivity: bool = False
+    """The optional inactivity rule (RULES §12.4, errata 20.4) after ``most_timeouts``."""
     away_days: int = 14
     """The most days a player's time away stops their clocks in this game."""
     expires_at: float | None = None

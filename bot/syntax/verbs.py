@@ -104,7 +104,7 @@ _LOBBY = (
     (
         "new",
         "new [players N] [record_keeping] [time_limit [DATE]] [deadline 24h] "
-        "[timeout ai|pass|pause]",
+        "[timeout ai|pass|pause] [inactivity]",
         "open a game in this channel",
     ),
     ("join", "join [NAME]", "take a seat in the game being formed"),

@@ -360,3 +360,37 @@ async def test_away_with_the_computer_standing_in_plays_at_once(clocked, clock):
         if await awaited_seat(clocked) != seat:
             await step(clocked, CHANNEL, seed=3)
     assert len(await caused(clocked)) == before  # back: nobody plays for them
+
+
+async def test_the_inactivity_rule_makes_a_sleeping_player_concede(clocked, clock):
+    await open_clocked_game(clocked, "deadline 1h inactivity", players=3)
+    scheduler = Scheduler(clocked)
+    sleeper = None
+    for _ in range(MOST_ACTIONS):
+        game = await clocked.game_in(CHANNEL)
+        assert game is not None and game.state is not None
+        if sleeper is not None and sleeper not in game.state.living_seats():
+            break  # they conceded the game
+        seat = to_act(game.state)
+        if sleeper is None and game.state.turn.number >= 1:
+            sleeper = seat
+        if seat != sleeper:
+            await step(clocked, CHANNEL, seed=5, fighting=True)
+            continue
+        clock.advance(2 * HOUR)
+        await scheduler.run_due()
+    else:
+        raise AssertionError("the sleeping player never conceded")
+    log = await caused(clocked)
+    async with (
+        clocked.db.reading() as db,
+        db.execute(
+            "SELECT action FROM actions WHERE cause IS NOT NULL ORDER BY n DESC LIMIT 1"
+        ) as cursor,
+    ):
+        last = (await cursor.fetchone())[0]
+    assert "Withdraw" in last or "Concede" in last
+    assert {seat for seat, _ in log} == {sleeper} and len(log) >= 3
+    async with clocked.db.reading() as db:
+        posts = [r.body for r in await outbox.waiting(db, CHANNEL)]
+    assert any("by the inactivity rule (errata 20.4)" in p for p in posts)

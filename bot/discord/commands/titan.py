@@ -43,6 +43,7 @@ class TitanCommands(
         time_limit="a time limit (errata 21.1): a UTC date like 2027-03-01, or agreed",
         deadline="how long each decision may wait, like 24h or 2d (default: none)",
         timeout="when a deadline passes: ai plays, pass plays the least, pause waits",
+        inactivity="errata 20.4: 3 timeouts in a row, then a timeout concedes",
     )
     async def new(
         self,
@@ -52,10 +53,12 @@ class TitanCommands(
         time_limit: app_commands.Range[str, 1, 16] | None = None,
         deadline: app_commands.Range[str, 1, 16] | None = None,
         timeout: Literal["ai", "pass", "pause"] | None = None,
+        inactivity: bool = False,
     ) -> None:
         await run_command(
             interaction,
             s.NEW,
+            inactivity=inactivity,
             players=players,
             record_keeping=record_keeping,
             time_limit=time_limit,
