@@ -129,6 +129,12 @@ def stores(command: Command | Action) -> bool:
     return True
 
 
+def _made(game: Game, decision: str) -> bool:
+    """Whether ``game`` no longer waits for ``decision`` (it was made, or the game is over)."""
+    decided = decision_of(game.state)
+    return decided is None or decided.key != decision
+
+
 def random_seed() -> int:
     """A fresh game seed (drawn when a game starts, then stored)."""
     return secrets.randbits(62)
@@ -418,6 +424,7 @@ class GameService:
         cause: str,
         *,
         note: str | None = None,
+        begun: Finish | None = None,
         done: Finish | None = None,
         once: bool = False,
         strict: bool = False,
@@ -425,9 +432,12 @@ class GameService:
         """Play ``choose``'s actions for the seat ``place``'s game waits for, while it waits
         for the same ``decision`` (a passed deadline's answer: a whole movement phase, say),
         each stored with its news and with ``cause`` in the log. ``note`` heads the first
-        action's news; ``done`` runs in the first action's transaction. The caller holds
-        the channel's lock; the AI seats that follow act as after a command. With ``once``
-        one action only; ``strict`` plays nothing else when the engine refuses it (else
+        action's news and ``begun`` runs in its transaction; ``done`` runs in the
+        transaction of the action that makes the decision (the game then waits for another,
+        or is over), so that a crash between two of the actions leaves the answer to be
+        finished rather than marked done. The caller holds the channel's lock; the AI seats
+        that follow act as after a command. With ``once`` one action only (``done`` runs in
+        its transaction); ``strict`` plays nothing else when the engine refuses it (else
         the first legal action is played instead, as for the AI)."""
         channel = place.channel
         chain: list[Replies] = []
@@ -449,7 +459,9 @@ class GameService:
                     if not chain and note is not None and replies.public is not None:
                         text = f"{note}\n{replies.public.text}"
                         replies = replace(replies, public=replace(replies.public, text=text))
-                    if not chain and done is not None:
+                    if not chain and begun is not None:
+                        await begun(unit.connection)
+                    if done is not None and (once or _made(game, decision)):
                         await done(unit.connection)
                     self._remember(channel, game)
                     replies = await self._told(unit, place, caller, replies, None, game)

@@ -2,10 +2,12 @@
 
 Each item is checked against the game as it is now, under the channel's lock: a reminder
 or deadline of a decision already made, or of a game no longer played, is marked done and
-does nothing. Marking an item done is part of the transaction that acts on it, so a crash
-never acts twice: after a restart an item not marked done is looked at again, and a
-timeout goes on only while its decision still waits (its first action already stored, the
-rest played). Everything said goes through the outbox.
+does nothing. Marking an item done is part of the transaction that acts on it — for a
+timeout whose decision takes several actions (a whole movement phase), the one that makes
+the decision — so a crash never acts twice: after a restart an item not marked done is
+looked at again, and a timeout goes on only while its decision still waits (its first
+actions already stored and told, the rest played). Everything said goes through the
+outbox.
 """
 
 from __future__ import annotations
@@ -194,7 +196,9 @@ class DueRunner:
             item.decision,
             partial(_choose, policy),
             f"deadline passed ({policy})",
-            note=timeout_note(name, policy) + repeat,
+            # begun before a crash: the channel was told with its first action
+            note=None if item.begun else timeout_note(name, policy) + repeat,
+            begun=partial(_begin, item),
             done=timed_out,
         )
         return outcome
@@ -230,6 +234,10 @@ class DueRunner:
             strict=True,
         )
         return outcome
+
+
+async def _begin(item: DueItem, db: aiosqlite.Connection) -> None:
+    await items.begin(db, item.id)
 
 
 def _choose(policy: str, state: GameState, seat: int) -> a.Action:

@@ -7,6 +7,7 @@ Times are seconds since the epoch, from the scheduler's clock (tests inject thei
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import aiosqlite
 
@@ -35,6 +36,18 @@ class DueItem:
     seat: int | None
     decision: str | None
     at: float
+    begun: bool = False
+    """What it does has begun and is not finished (a timeout whose first actions are
+    stored, the rest of its decision still to play: a crash came between them)."""
+
+
+BEGUN = "begun"
+"""The outcome of a pending item whose work has begun (see :func:`begin`)."""
+_ITEM = "id, game, kind, seat, decision, at, outcome"
+
+
+def _item(r: Any) -> DueItem:
+    return DueItem(int(r[0]), int(r[1]), str(r[2]), r[3], r[4], float(r[5]), r[6] == BEGUN)
 
 
 async def clock(db: aiosqlite.Connection, game: int) -> Clock | None:
@@ -99,25 +112,19 @@ async def next_at(db: aiosqlite.Connection) -> float | None:
 async def due_by(db: aiosqlite.Connection, moment: float, limit: int = 100) -> list[DueItem]:
     """The pending items due at ``moment`` or before, earliest first."""
     async with db.execute(
-        "SELECT id, game, kind, seat, decision, at FROM due"
-        " WHERE done_at IS NULL AND at <= ? ORDER BY at, id LIMIT ?",
+        f"SELECT {_ITEM} FROM due WHERE done_at IS NULL AND at <= ? ORDER BY at, id LIMIT ?",
         (moment, limit),
     ) as cursor:
-        return [
-            DueItem(int(r[0]), int(r[1]), str(r[2]), r[3], r[4], float(r[5])) async for r in cursor
-        ]
+        return [_item(r) async for r in cursor]
 
 
 async def pending(db: aiosqlite.Connection, game: int) -> list[DueItem]:
     """``game``'s pending items, earliest first."""
     async with db.execute(
-        "SELECT id, game, kind, seat, decision, at FROM due"
-        " WHERE done_at IS NULL AND game = ? ORDER BY at, id",
+        f"SELECT {_ITEM} FROM due WHERE done_at IS NULL AND game = ? ORDER BY at, id",
         (game,),
     ) as cursor:
-        return [
-            DueItem(int(r[0]), int(r[1]), str(r[2]), r[3], r[4], float(r[5])) async for r in cursor
-        ]
+        return [_item(r) async for r in cursor]
 
 
 async def finish(db: aiosqlite.Connection, item: int, at: float, outcome: str) -> None:
@@ -125,6 +132,12 @@ async def finish(db: aiosqlite.Connection, item: int, at: float, outcome: str) -
         "UPDATE due SET done_at = ?, outcome = ? WHERE id = ? AND done_at IS NULL",
         (at, outcome, item),
     )
+
+
+async def begin(db: aiosqlite.Connection, item: int) -> None:
+    """Mark a pending item begun (in the transaction of its first action): it stays
+    pending, and is finished by :func:`finish` once what it does is done."""
+    await db.execute("UPDATE due SET outcome = ? WHERE id = ? AND done_at IS NULL", (BEGUN, item))
 
 
 async def postpone(db: aiosqlite.Connection, item: int, at: float) -> None:
