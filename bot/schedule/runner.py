@@ -98,7 +98,10 @@ class DueRunner:
             item.decision,
             partial(_choose, "ai"),
             "away (the computer stands in)",
-            note=f"🏖 **{game.name_of(seat)}** is away: the computer plays for them.",
+            note=None
+            if item.begun
+            else f"🏖 **{game.name_of(seat)}** is away: the computer plays for them.",
+            begun=partial(_begin, item),
             done=partial(self._done, item, outcome),
         )
         return outcome
