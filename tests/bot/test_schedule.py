@@ -394,3 +394,48 @@ async def test_the_inactivity_rule_makes_a_sleeping_player_concede(clocked, cloc
     async with clocked.db.reading() as db:
         posts = [r.body for r in await outbox.waiting(db, CHANNEL)]
     assert any("by the inactivity rule (errata 20.4)" in p for p in posts)
+
+
+def quiet_at(moment: float) -> bool:
+    """Whether ``moment`` falls in 22:00-08:00 UTC."""
+    hour = datetime.fromtimestamp(moment, UTC).hour
+    return hour >= 22 or hour < 8
+
+
+async def test_a_paused_four_player_game_goes_to_its_end_and_never_wakes_the_sleeper(
+    clocked, clock
+):
+    await open_clocked_game(clocked, "deadline 5h timeout pause")
+    lazy = user_id(CHANNEL, LAZY)
+    async with clocked.db.transaction() as db:
+        quiet = QuietHours.parse("22:00-08:00", "UTC").to_text()
+        await items.set_reminder_prefs(db, lazy, items.ReminderPrefs(quiet=quiet))
+    scheduler = Scheduler(clocked)
+    pauses = 0
+    for _ in range(MOST_ACTIONS):
+        game = await clocked.game_in(CHANNEL)
+        if game is None or game.state is None:
+            break
+        if to_act(game.state) != LAZY:
+            await step(clocked, CHANNEL, seed=3, fighting=True)
+            continue
+        due = [i for i in await pending(clocked) if i.kind != "time_limit"]
+        if not due:  # paused: the player (or a substitute) answers at last
+            await step(clocked, CHANNEL, seed=3, fighting=True)
+            continue
+        clock.advance(max(0.0, due[0].at - clock.now()))  # each item at its moment
+        await scheduler.run_due()
+        if due[0].kind == "deadline":
+            pauses += 1
+    else:
+        raise AssertionError("the game did not end")
+    assert pauses >= 3 and await caused(clocked) == []  # the game waited; nobody played for them
+    async with clocked.db.reading() as db:
+        async with db.execute(
+            "SELECT kind, done_at, outcome FROM due WHERE game = 1 AND done_at IS NOT NULL"
+        ) as cursor:
+            done = [(str(r[0]), float(r[1]), str(r[2])) async for r in cursor]
+        notices = [r.body for r in await outbox.waiting(db, CHANNEL) if "the game waits" in r.body]
+    sent = [at for kind, at, outcome in done if outcome == "reminded by DM"]
+    assert sent and not any(quiet_at(at) for at in sent)  # never in their night
+    assert len([o for k, _, o in done if k == "deadline"]) == pauses == len(notices)
