@@ -58,7 +58,7 @@ class Scheduler:
     async def advance_ai_games(self) -> int:
         """Let every active game that waits for an AI seat go on (after a restart)."""
         async with self.service.db.reading() as db:
-            waiting = await rows.active_games_with_ai(db)
+            waiting = await rows.active_games_waiting_for_ai(db)
         moved = 0
         for channel, guild in waiting:
             try:

@@ -163,11 +163,15 @@ async def game(db: aiosqlite.Connection, game_id: int) -> GameRow | None:
     return _game(row) if row else None
 
 
-async def active_games_with_ai(db: aiosqlite.Connection) -> list[tuple[int, int | None]]:
-    """The channel and guild of every active game with a computer seat (ids below zero)."""
+async def active_games_waiting_for_ai(db: aiosqlite.Connection) -> list[tuple[int, int | None]]:
+    """The channel and guild of every active game that waits for a computer seat (ids
+    below zero): its clock's seat (see :mod:`bot.storage.due`) is one, or it has one and
+    no clock yet (stored before clocks). A game with computer seats that waits for a
+    human is not among them: a start-up loads only the games it must advance."""
     async with db.execute(
-        "SELECT DISTINCT g.channel, g.guild FROM games g JOIN seats s ON s.game = g.id"
-        " WHERE g.status = 'active' AND s.user < 0 ORDER BY g.channel"
+        "SELECT g.channel, g.guild FROM games g LEFT JOIN clocks c ON c.game = g.id"
+        " WHERE g.status = 'active' AND EXISTS (SELECT 1 FROM seats s WHERE s.game = g.id"
+        " AND s.user < 0 AND (c.game IS NULL OR s.seat = c.seat)) ORDER BY g.channel"
     ) as cursor:
         return [(int(r[0]), r[1]) async for r in cursor]
 

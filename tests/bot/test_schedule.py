@@ -439,3 +439,42 @@ async def test_a_paused_four_player_game_goes_to_its_end_and_never_wakes_the_sle
     sent = [at for kind, at, outcome in done if outcome == "reminded by DM"]
     assert sent and not any(quiet_at(at) for at in sent)  # never in their night
     assert len([o for k, _, o in done if k == "deadline"]) == pauses == len(notices)
+
+
+async def test_at_start_up_only_the_games_waiting_for_an_ai_seat_are_advanced(db_path, clock):
+    """A restart advances the games whose clock waits for an AI seat, and those with an AI
+    seat and no clock yet (stored before clocks); a game with an AI seat that waits for a
+    human is not among them (loading every game with an AI seat made a start-up with
+    thousands of them take a minute)."""
+    paused = await GameService.open(db_path, seeds=lambda: 7, ai_limit=0, wall_clock=clock)
+    try:
+        for channel, computer in [(61, True), (62, False), (63, True)]:
+            place = Place(channel)
+            for text in ["new players 2", "addai", "start"]:
+                assert not (await paused.submit(place, caller(channel, 0), text)).error
+            for _ in range(4):
+                game = await paused.game_in(channel)
+                assert game is not None and game.state is not None
+                seat = to_act(game.state)
+                assert seat is not None
+                if game.is_ai(seat) == computer:
+                    break
+                if game.is_ai(seat):
+                    await paused.advance(place, limit=1)
+                else:
+                    await step(paused, channel, seed=3)
+            assert game.is_ai(seat) == computer
+        async with paused.db.transaction() as db:
+            await items.drop_clock(db, 3)  # game 3 as stored before clocks
+        before = {c: (await paused.game_in(c)).n for c in (61, 62, 63)}  # type: ignore[union-attr]
+    finally:
+        await paused.close()
+    service = await GameService.open(db_path, seeds=lambda: 7, wall_clock=clock)
+    try:
+        async with service.db.reading() as db:
+            assert await rows.active_games_waiting_for_ai(db) == [(61, None), (63, None)]
+        assert await Scheduler(service).advance_ai_games() >= 2
+        after = {c: (await service.game_in(c)).n for c in (61, 62, 63)}  # type: ignore[union-attr]
+    finally:
+        await service.close()
+    assert after[61] > before[61] and after[62] == before[62] and after[63] > before[63]
