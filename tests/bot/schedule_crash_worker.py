@@ -1,14 +1,14 @@
 """A process that keeps time for four clocked games, printing ``due D`` before the
-scheduler acts at each tick (``D`` deadlines are due), ``stored`` after each change it
-commits, and ``tick T N`` after.
+scheduler acts at each tick (``D`` deadlines are due), ``stored`` after each change
+committed, and ``tick T N`` after.
 
 ``python -m tests.bot.schedule_crash_worker DB`` resumes (or opens) the games of
 :data:`GAMES` and runs the clock until :data:`END`: at each tick every seat that answers
 plays at once, then the clock moves :data:`STEP` on and the scheduler acts on what fell
-due — reminders for the seats that never answer, then their deadlines. The clock's moment
-is kept next to the database (written before the scheduler acts on it), so a restarted
-worker goes on from where the killed one was; test_schedule_crash.py kills it at random
-moments.
+due — reminders for the seats that never answer, their deadlines, and one game's time
+limit. The clock's moment is kept next to the database (written before the scheduler acts
+on it), so a restarted worker goes on from where the killed one was;
+test_schedule_crash.py kills it at random moments.
 """
 
 from __future__ import annotations
@@ -54,7 +54,8 @@ class Table:
 GAMES = (
     Table(1, 4, "deadline 4h timeout ai", frozenset({1})),
     Table(2, 3, "deadline 2h timeout pass", frozenset({0, 2})),
-    Table(3, 2, "deadline 3h timeout ai", frozenset({0, 1})),
+    # with a real-clock time limit at START + 52 h (its warning a day before)
+    Table(3, 2, "deadline 3h timeout ai time_limit 2027-01-17T12:00", frozenset({0, 1})),
     Table(4, 2, "deadline 4h timeout pause", frozenset({1})),
 )
 QUIET = (1, 1)

@@ -6,10 +6,11 @@ sleepers never answer, and is killed with SIGKILL at random moments — mostly w
 scheduler acts on deadlines, a few of its changes in — then restarted on the same file,
 several times; a last run goes on to the end unharmed. Then the database must tell one
 story: each decision has one deadline, which timed it out (or paused its game) at most
-once; the actions with a cause are exactly the timed-out decisions, each played wholly in
-one run; every decision still waiting has its deadline pending; the timeouts in a row are
-counted once each; the outbox holds one reminder per reminder item marked sent and one
-notice per timeout, and no other; every game replays to its stored state.
+once; the actions with a cause are exactly the timed-out decisions', each decision played
+wholly, and the time limit's once; every decision still waiting has its deadline pending;
+the timeouts in a row are counted once each; the outbox holds one reminder per reminder
+item marked sent and one notice per timeout and time-limit item, and nothing more; every
+game replays to its stored state.
 """
 
 from __future__ import annotations
@@ -53,7 +54,9 @@ LATEST = 0.003
 """Seconds the kill may come after the last change it waited for."""
 TIMED_OUT, PAUSED, REMINDED = "timed out: ", "paused: ", "reminded "
 _REMINDER = re.compile(r"game #(\d+) in <#\d+> waits for you — the deadline is <t:(\d+):R>")
-_NOTICE = "'s deadline passed: "
+NOTICES = ("'s deadline passed: ", "⌛ The time limit of game #", "⌛ The agreed time limit has")
+"""How a timeout (or a pause), the time limit's warning and its end are told."""
+EXPIRY = "the time limit"
 
 
 def run(db: Path, rng: random.Random | None) -> None:
@@ -118,13 +121,18 @@ def due_items(path: Path) -> dict[int, list[Item]]:
 
 @dataclass
 class Story:
-    """What one game's log says of its timeouts."""
+    """What one game's log says of the actions the clock gave."""
 
     caused: dict[str, list[int]] = field(default_factory=dict)
     """The actions a passed deadline gave (their numbers), by the decision they were in."""
     made: set[str] = field(default_factory=set)
-    """The decisions a caused action made (the game then waited for another, or ended)."""
+    """The decisions such an action made (the game then waited for another, or ended)."""
     causes: set[str] = field(default_factory=set)
+    """The causes of the passed deadlines' actions."""
+    expired: list[int] = field(default_factory=list)
+    """The actions the real-clock time limit gave."""
+    own: set[int] = field(default_factory=set)
+    """The actions the players gave themselves."""
 
 
 async def read_story(db: Database, game_id: int) -> Story:
@@ -146,10 +154,15 @@ async def read_story(db: Database, game_id: int) -> Story:
     for entry in log:
         before = decision_of(state)
         state, _ = replay_entry(state, entry)
-        if entry.n not in causes:
+        cause = causes.get(entry.n)
+        if cause is None:
+            story.own.add(entry.n)
             continue
         assert before is not None and before.seat == entry.seat
-        story.causes.add(causes[entry.n])
+        if cause == EXPIRY:
+            story.expired.append(entry.n)
+            continue
+        story.causes.add(cause)
         story.caused.setdefault(before.key, []).append(entry.n)
         after = decision_of(state)
         if after is None or after.key != before.key:
@@ -158,26 +171,30 @@ async def read_story(db: Database, game_id: int) -> Story:
 
 
 def check_timeouts(story: Story, table: Table, found: list[Item]) -> set[str]:
-    """Each passed deadline played its decision once, wholly, in one run; nothing else was
-    played by the clock. The decisions timed out."""
+    """Each passed deadline played its decision once, wholly, no player acting meanwhile;
+    nothing else was played by the clock, but the time limit once when it came. The
+    decisions timed out."""
     deadlines = [i for i in found if i.kind == "deadline"]
     assert max(Counter(i.decision for i in deadlines).values()) == 1, "one deadline a decision"
     timed = {i.decision for i in deadlines if i.did(TIMED_OUT)}
     assert set(story.caused) == timed, "the actions with a cause are those of the timeouts"
     assert story.made == timed, "each timeout made its whole decision"
     for numbers in story.caused.values():
-        assert numbers == list(range(numbers[0], numbers[0] + len(numbers))), "in one run"
+        assert not story.own & set(range(numbers[0], numbers[-1])), "nobody acted meanwhile"
     if timed:
-        policy = table.options.split("timeout ")[1]
-        assert story.causes == {f"deadline passed ({policy})"}
+        words = table.options.split()
+        assert story.causes == {f"deadline passed ({words[words.index('timeout') + 1]})"}
     missed = {i.seat for i in deadlines if i.did(TIMED_OUT, PAUSED)}
     assert missed <= table.sleepers, "only the sleepers time out"
+    expired = [i for i in found if i.kind == "time_limit" and i.did("expired")]
+    assert len(story.expired) == len(expired) <= 1, "the time limit came once"
     return {d for d in timed if d is not None}
 
 
 async def check_notices(db: Database, game_id: int, found: list[Item]) -> int:
     """The outbox holds one reminder per reminder item marked sent (to its seat, naming
-    its decision's deadline) and one notice per timeout, and nothing more. The reminders."""
+    its decision's deadline), one notice per timeout and per time-limit item done, and
+    nothing more. The reminders."""
     async with db.reading() as conn:
         users = {s.seat: s.user for s in await rows.seats(conn, game_id)}
         async with conn.execute(
@@ -191,15 +208,21 @@ async def check_notices(db: Database, game_id: int, found: list[Item]) -> int:
         if i.kind == "reminder" and i.did(REMINDED) and i.seat is not None
     )
     told: Counter[tuple[int, int]] = Counter()
-    notices = 0
+    notices: Counter[str] = Counter()
     for kind, recipient, message in bodies:
-        notices += kind == "post" and _NOTICE in message["text"]
-        if (reminder := _REMINDER.search(message["text"])) is not None:
+        text = message["text"]
+        for notice in NOTICES:
+            notices[notice] += kind == "post" and notice in text
+        if (reminder := _REMINDER.search(text)) is not None:
             assert int(reminder[1]) == game_id
             user = recipient if kind == "dm" else message["mention"][0]
             told[(user, int(reminder[2]))] += 1
     assert told == sent, "one reminder in the outbox per reminder sent"
-    assert notices == sum(i.did(TIMED_OUT, PAUSED) for i in found), "one notice a timeout"
+    assert notices == {
+        NOTICES[0]: sum(i.did(TIMED_OUT, PAUSED) for i in found),
+        NOTICES[1]: sum(i.did("warned") for i in found),
+        NOTICES[2]: sum(i.did("expired") for i in found),
+    }, "one notice a timeout, one a time-limit item"
     return sum(sent.values())
 
 
@@ -222,11 +245,11 @@ async def check_waiting(db: Database, game_id: int, found: list[Item]) -> None:
     assert lapses == dict(missed), "each timeout counted once"
 
 
-async def check(path: Path) -> tuple[int, int]:
-    """Every check above, for every game; the timeouts and the reminders."""
+async def check(path: Path) -> tuple[int, int, int]:
+    """Every check above, for every game; the timeouts, the reminders, the time limits."""
     found = due_items(path)
     db = await Database.open(path)
-    timeouts = reminders = 0
+    timeouts = reminders = limits = 0
     try:
         for table in GAMES:
             async with db.reading() as conn:
@@ -236,9 +259,10 @@ async def check(path: Path) -> tuple[int, int]:
             timeouts += len(check_timeouts(await read_story(db, row.id), table, mine))
             reminders += await check_notices(db, row.id, mine)
             await check_waiting(db, row.id, mine)
+            limits += sum(i.did("expired") for i in mine)
     finally:
         await db.close()
-    return timeouts, reminders
+    return timeouts, reminders, limits
 
 
 def test_sigkill_while_deadlines_fall_due_applies_each_timeout_once(tmp_path):
@@ -248,8 +272,8 @@ def test_sigkill_while_deadlines_fall_due_applies_each_timeout_once(tmp_path):
         run(db, rng)
     run(db, None)  # to the end, unharmed
     assert float(clock_file(db).read_text()) >= END
-    timeouts, reminders = asyncio.run(check(db))
-    assert timeouts >= 60 and reminders >= 60
+    timeouts, reminders, limits = asyncio.run(check(db))
+    assert timeouts >= 60 and reminders >= 60 and limits == 1
 
 
 async def test_a_timeout_cut_short_between_two_actions_is_finished_later_and_told_once(
