@@ -57,6 +57,9 @@ class DueRunner:
             return await self._finish(item, "the game is not being played")
         place = Place(row.channel, row.guild)
         async with service.lock(row.channel):
+            async with service.db.reading() as db:  # acted on meanwhile (another run_due)?
+                if not await items.still_pending(db, item.id, self._now()):
+                    return "already acted on"
             game = await service.game_in(row.channel)
             if game is None or game.id != item.game or game.state is None:
                 return await self._finish(item, "the game is not being played")

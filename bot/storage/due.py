@@ -247,3 +247,11 @@ async def awaiting(db: aiosqlite.Connection, user: int) -> list[tuple[int, int, 
         (user,),
     ) as cursor:
         return [(int(r[0]), int(r[1]), str(r[2])) async for r in cursor]
+
+
+async def still_pending(db: aiosqlite.Connection, item: int, moment: float) -> bool:
+    """Whether ``item`` is still pending and due by ``moment`` (no one acted on it since)."""
+    async with db.execute(
+        "SELECT 1 FROM due WHERE id = ? AND done_at IS NULL AND at <= ?", (item, moment)
+    ) as cursor:
+        return await cursor.fetchone() is not None
