@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 
 from bot.config import NO_LIMITS, Limits
 from bot.storage import Store
-from bot.storage.record import NO_CLOCK, Timing
+from bot.storage.record import NO_CLOCK, Game, Timing
 
 
 @dataclass(frozen=True)
@@ -32,6 +32,20 @@ class Caller:
     organiser: bool = False
     on_behalf: bool = False
     cause: str | None = None
+    stands_in: frozenset[int] = frozenset()
+    """The away players who named this user their stand-in (``away … standin @user``)."""
+
+    def seat_in(self, game: Game) -> int | None:
+        """The caller's seat in ``game``: their own, or else the seat of a player they stand
+        in for (the lowest, should two of its players have named them)."""
+        own = game.seat_of(self.user)
+        if own is not None or not self.stands_in:
+            return own
+        return next((s.seat for s in game.seats if s.user in self.stands_in), None)
+
+    def standing_in(self, game: Game) -> bool:
+        """Whether the caller plays ``game`` for an away player, not in their own seat."""
+        return game.seat_of(self.user) is None and self.seat_in(game) is not None
 
 
 @dataclass(frozen=True)

@@ -109,6 +109,15 @@ class Message:
 
 
 @dataclass(frozen=True)
+class Notice:
+    """A message for the channel of another game than the command's."""
+
+    channel: int
+    game: int
+    message: Message
+
+
+@dataclass(frozen=True)
 class Replies:
     """Everything one command produces.
 
@@ -125,6 +134,8 @@ class Replies:
     error: bool = False
     fault: bool = False
     stored: bool = False
+    elsewhere: tuple[Notice, ...] = ()
+    """News for the channels of other games (a player away is announced in each)."""
 
     @classmethod
     def refusal(cls, text: str) -> Replies:

@@ -62,6 +62,7 @@ from bot.schedule.clock import Clock, SystemClock
 from bot.schedule.decisions import decision_of
 from bot.schedule.planner import plan
 from bot.schedule.scheduler import Scheduler
+from bot.schedule.standins import with_standin_copies
 from bot.storage import Database, Store, Unit, due
 from bot.storage import games as rows
 from bot.storage.record import (
@@ -302,6 +303,7 @@ class GameService:
         async with self.lock(place.channel):
             try:
                 game = await self._prepare(place.channel, command, expect)
+                caller = await self._with_standins(caller, game)
                 if stores(command):
                     run = partial(self._dispatch, command=command, game=game)
                     replies = await self._stored(place, caller, run, game, reply_to, note)
@@ -313,6 +315,21 @@ class GameService:
             except Exception:
                 return self._apology(place, command)
             return await self._ai_after(place, replies, self.ai_limit)
+
+    async def _with_standins(self, caller: Caller, game: Game | None) -> Caller:
+        """The caller, knowing whom they stand in for when they have no seat of their own
+        in ``game`` (``away … standin @user``)."""
+        if game is None or game.state is None or caller.user <= 0:
+            return caller
+        if game.seat_of(caller.user) is not None:
+            return caller
+        async with self.db.reading() as db:
+            stood = await due.stood_in_by(db, caller.user, self.wall_clock.now())
+        return replace(caller, stands_in=stood) if stood else caller
+
+    async def seat_for(self, game: Game, user: int) -> int | None:
+        """The seat ``user`` plays in ``game``: their own, or the one they stand in for."""
+        return (await self._with_standins(Caller(user, ""), game)).seat_in(game)
 
     async def advance(self, place: Place, limit: int | None = None) -> Replies:
         """Let the AI seats ``place``'s game waits for act (at most ``limit`` actions,
@@ -405,6 +422,11 @@ class GameService:
             offers = Offers(now.id, now.n, tuple(public_offers(now.state)))
             replies = replace(replies, public=replace(replies.public, offers=offers))
         game = now if now is not None else before
+        if replies.private and game is not None and game.state is not None:
+            standins = await due.standins_of(
+                unit.connection, replies.private, self.wall_clock.now()
+            )
+            replies = with_standin_copies(replies, game, standins)
         version = now.n if now is not None and now.state is not None else None
         told = Told(place, caller, game.id if game else None, version, reply_to)
         count = await write(unit.connection, told, replies)
@@ -413,6 +435,8 @@ class GameService:
     def _wake(self, channel: int, replies: Replies) -> None:
         if replies.stored and self.deliverer is not None:
             self.deliverer.wake(channel)
+            for notice in replies.elsewhere:
+                self.deliverer.wake(notice.channel)
         if self.on_planned is not None:
             self.on_planned()
 

@@ -66,7 +66,7 @@ async def _readings(
     if not spec.kinds:
         return None
     game = await service.game_in(channel)
-    seat = game.seat_of(user) if game is not None else None
+    seat = await service.seat_for(game, user) if game is not None else None
     if game is None or game.state is None or seat is None:
         return None
     meant = ambiguity(spec, legal(game.state, seat), values)
@@ -97,7 +97,7 @@ async def _choices(
     game = await interaction.client.service.game_in(place_of(interaction).channel)
     if game is None or game.state is None:
         return []
-    seat = game.seat_of(interaction.user.id)
+    seat = await interaction.client.service.seat_for(game, interaction.user.id)
     if seat is None:
         return []
     values: dict[str, Any] = {name: value for name, value in interaction.namespace}

@@ -29,7 +29,7 @@ async def choices(ctx: Context, game: Game | None, args: Args) -> Replies:
     if game is None:
         raise IllegalAction("there is no game in this channel: open one with `new`")
     state = game.playing()
-    seat = game.seat_of(ctx.caller.user)
+    seat = ctx.caller.seat_in(game)
     if seat is None:
         raise IllegalAction("you are not playing in this game (you may watch: `status`)")
     waiting = to_act(state)

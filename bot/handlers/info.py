@@ -78,7 +78,7 @@ async def help_(ctx: Context, game: Game | None, args: Args) -> Replies:
 async def legions(ctx: Context, game: Game | None, args: Args) -> Replies:
     args.finish()
     game, state = _started(game)
-    seat = game.seat_of(ctx.caller.user)
+    seat = ctx.caller.seat_in(game)
     picture = Picture(PictureKind.LEGIONS, state, viewer=seat)
     return Replies.answer(clip(legions_text(state, seat).splitlines()), picture)
 
@@ -87,7 +87,7 @@ async def board(ctx: Context, game: Game | None, args: Args) -> Replies:
     args.finish()
     game, state = _started(game)
     occupied = sorted({leg.land for leg in state.legions.values()})
-    seat = game.seat_of(ctx.caller.user)
+    seat = ctx.caller.seat_in(game)
     text = status_text(state, seat) + "\n" + lands_text(state, occupied, seat)
     return Replies.answer(clip(text.splitlines()), Picture(PictureKind.MASTERBOARD, state))
 
@@ -121,7 +121,7 @@ async def status(ctx: Context, game: Game | None, args: Args) -> Replies:
             f"{'with' if settings.time_limit else 'no'} time limit):\n{seats}"
         )
         return Replies.answer(text)
-    seat = game.seat_of(ctx.caller.user)
+    seat = ctx.caller.seat_in(game)
     async with ctx.db.reading() as db:
         found = await due.clock(db, game.id)
     text = f"Game #{game.id}\n{status_text(game.playing(), seat)}"
@@ -189,7 +189,7 @@ def history_lines(
 async def legal(ctx: Context, game: Game | None, args: Args) -> Replies:
     args.finish()
     game, state = _started(game)
-    seat = game.seat_of(ctx.caller.user)
+    seat = ctx.caller.seat_in(game)
     if seat is None:
         raise IllegalAction("you are not playing in this game")
     commands = [f"`{format_action(action)}`" for action in legal_actions(state, seat)]
@@ -232,7 +232,7 @@ async def land(ctx: Context, game: Game | None, args: Args) -> Replies:
         f"Musters: {', '.join(recruits_in(place.terrain))}",
     ]
     if game is not None and game.state is not None:
-        viewer = game.seat_of(ctx.caller.user)
+        viewer = ctx.caller.seat_in(game)
         lines.append(lands_text(game.state, [number], viewer) or "No legion here.")
     return Replies.answer("\n".join(lines))
 

@@ -13,9 +13,9 @@ from collections.abc import Awaitable, Callable
 from dataclasses import replace
 
 from bot.context import Context
+from bot.handlers.away import away
 from bot.handlers.clock import settings
 from bot.handlers.play import replies_after
-from bot.handlers.preferences import away
 from bot.names import clean, display, player_name, same_name
 from bot.offers import Offer, Offers, Style
 from bot.replies import Message, Replies

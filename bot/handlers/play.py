@@ -47,6 +47,13 @@ def check_turn(game: Game, state: GameState, seat: int, anytime: bool = False) -
     raise NotYourTurn(f"it is not your turn: waiting for {game.name_of(waiting)} to {task}")
 
 
+def _cause(ctx: Context, game: Game) -> str | None:
+    """Why the action was given by someone else than its seat's player, for the log."""
+    if ctx.caller.standing_in(game):
+        return f"stand-in: {ctx.caller.name}"
+    return ctx.caller.cause
+
+
 async def play(ctx: Context, game: Game, request: Command | a.Action) -> tuple[Replies, Game]:
     """Apply a command (or an engine action) for the caller and store it.
 
@@ -54,7 +61,7 @@ async def play(ctx: Context, game: Game, request: Command | a.Action) -> tuple[R
     stored) when the command is malformed, out of turn or illegal.
     """
     state = game.playing()
-    seat = game.seat_of(ctx.caller.user)
+    seat = ctx.caller.seat_in(game)
     if seat is None:
         raise IllegalAction("you are not playing in this game (you may watch: `status`)")
     if isinstance(request, Command):
@@ -66,7 +73,7 @@ async def play(ctx: Context, game: Game, request: Command | a.Action) -> tuple[R
     after, events = apply(state, seat, action)
     async with ctx.db.transaction() as db:
         updated = await store_action(
-            db, game, seat, action, events, after, ctx.snapshot_every, cause=ctx.caller.cause
+            db, game, seat, action, events, after, ctx.snapshot_every, cause=_cause(ctx, game)
         )
         updated, host = await hand_over_host(db, updated)
     replies = replies_after(updated, state, seat, action, events)

@@ -1,8 +1,7 @@
 """A player's own choices, in any channel, at any time: ``dms on|off`` (private news by
 direct message), ``reminders on|off`` and ``quiet HH:MM-HH:MM [ZONE]|off`` (when the
-bot may remind them that a game waits; see :mod:`bot.schedule`), and ``away until DATE
-[standin ai]|off`` (their clocks stop while they are away, up to the days each game
-allows, or the computer plays for them until they return).
+bot may remind them that a game waits; see :mod:`bot.schedule`); time away is
+:mod:`bot.handlers.away`.
 
 With DMs off, the news of what others did to one's legions is not sent; ``legions``
 shows them at any time, and one's own commands answer with one's own news as before.
@@ -14,9 +13,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from bot.context import Context
-from bot.replies import Message, Replies
-from bot.schedule.options import parse_moment
-from bot.schedule.planner import STANDIN_AI
+from bot.replies import Replies
 from bot.schedule.quiet import QuietHours
 from bot.storage import due
 from bot.storage import games as rows
@@ -81,43 +78,3 @@ async def quiet(ctx: Context, game: Game | None, args: Args) -> Replies:
         f"Quiet hours {hours.start:%H:%M}–{hours.end:%H:%M} ({hours.zone}): a reminder due "
         "then waits for their end."
     )
-
-
-async def away(ctx: Context, game: Game | None, args: Args) -> Replies:
-    """``away until 2026-12-20 [standin ai]``, or ``away off`` (back)."""
-    now = ctx.now()
-    word = args.take("until DATE, or off").lower()
-    if word in ("off", "back"):
-        args.finish()
-        async with ctx.db.transaction() as db:
-            await due.set_away(db, ctx.caller.user, None)
-        return Replies.answer("Welcome back: your clocks run again.")
-    if word != "until":
-        raise InvalidNotation(f"away: until DATE, or off; not {word!r}")
-    until = parse_moment(args.take("the date you are back"), now)
-    standin = None
-    if args.keyword("standin") is not None:
-        chosen = args.take("ai").lower()
-        if chosen != STANDIN_AI:
-            raise InvalidNotation(f"away: the stand-in is the computer (ai), not {chosen!r}")
-        standin = STANDIN_AI
-    args.finish()
-    if until - now > MOST_AWAY:
-        raise InvalidNotation("away: at most 90 days; an organiser can give your seats away")
-    async with ctx.db.transaction() as db:
-        await due.set_away(db, ctx.caller.user, due.Away(now, until, standin))
-        if standin is not None:  # the computer takes over the decisions waiting for them
-            for game_id, seat, decision in await due.awaiting(db, ctx.caller.user):
-                await due.add(db, game_id, due.DEADLINE, now, seat, decision)
-    back = f"<t:{int(until)}:f>"
-    doing = (
-        "the computer plays for you until then"
-        if standin
-        else "your clocks stop until then (as long as each game allows)"
-    )
-    text = f"You are away until {back}: {doing}."
-    public = None
-    if game is not None and game.seat_of(ctx.caller.user) is not None:
-        name = game.name_of(game.seat_of(ctx.caller.user) or 0)
-        public = Message(f"🏖 **{name}** is away until {back}.")
-    return Replies(ephemeral=Message(text), public=public)

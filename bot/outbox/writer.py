@@ -1,7 +1,8 @@
 """What a stored change must tell, written into the outbox in the change's own transaction.
 
 One :class:`~bot.replies.Replies` becomes rows: the channel's news (``post``), a DM for
-every other player with private news (``dm``), and the caller's answer (``answer``), which
+every other player with private news (``dm``), news for other games' channels (``post``
+rows of those channels), and the caller's answer (``answer``), which
 carries the caller's own private news (their DMs are for what others did). The answer and
 the news keep the transport's reference to the command (``reply_to``: an interaction on
 Discord, by which the news may still go out, or the caller be told it could not; None in
@@ -16,7 +17,7 @@ import aiosqlite
 
 from bot.context import Caller, Place
 from bot.outbox.codec import message_to_json
-from bot.replies import BattleStage, Message, Replies
+from bot.replies import BattleStage, Message, Notice, Replies
 from bot.storage import outbox as rows
 
 
@@ -37,18 +38,23 @@ async def write(db: aiosqlite.Connection, told: Told, replies: Replies) -> int:
     channel = told.place.channel
     count = 0
 
-    async def add(kind: str, message: Message, recipient: int | None = None) -> None:
+    async def add(
+        kind: str,
+        message: Message,
+        recipient: int | None = None,
+        elsewhere: Notice | None = None,
+    ) -> None:
         nonlocal count
         during = message.battle is not None and message.battle.stage is BattleStage.DURING
         await rows.add(
             db,
-            game=told.game,
-            channel=channel,
+            game=elsewhere.game if elsewhere else told.game,
+            channel=elsewhere.channel if elsewhere else channel,
             kind=kind,
             body=message_to_json(message),
             recipient=recipient,
-            reply_to=told.reply_to if kind != "dm" else None,
-            version=told.version,
+            reply_to=told.reply_to if kind != "dm" and elsewhere is None else None,
+            version=None if elsewhere else told.version,
             lane="battle" if kind == "post" and during else "game",
         )
         count += 1
@@ -62,6 +68,8 @@ async def write(db: aiosqlite.Connection, told: Told, replies: Replies) -> int:
     for user, message in replies.private.items():
         if not (answered and user == told.caller.user):
             await add("dm", message, user)
+    for notice in replies.elsewhere:
+        await add("post", notice.message, elsewhere=notice)
     return count
 
 

@@ -24,6 +24,7 @@ from bot.replies import Message, Replies
 from bot.schedule.decisions import decision_of
 from bot.schedule.planner import EXPIRE, STANDIN_AI
 from bot.schedule.quiet import QuietHours
+from bot.schedule.standins import standin_applies
 from bot.schedule.timeouts import INACTIVITY, PAUSE, timeout_action, timeout_note
 from bot.storage import Status
 from bot.storage import due as items
@@ -74,15 +75,18 @@ class DueRunner:
                 if item.kind == REMINDER:
                     return await self._finish(item, "away: the computer stands in")
                 return await self._stand_in(place, game, item)
+            standin = away.standin_user if away is not None else None
+            if not standin_applies(game, standin):
+                standin = None
             back = away.stops(game.settings.timing.away_days) if away is not None else 0.0
-            if away is not None and back > self._now():  # their clocks stop while away
+            if standin is None and away is not None and back > self._now():  # clocks stop
                 start = max(clock.since, away.since)
                 later = back + max(0.0, item.at - start)
                 async with service.db.transaction() as db:
                     await items.postpone(db, item.id, later)
                 return "postponed: the player is away"
             if item.kind == REMINDER:
-                return await self._remind(place, game, item, clock.deadline)
+                return await self._remind(place, game, item, clock.deadline, standin)
             if item.kind == DEADLINE:
                 return await self._time_out(place, game, item)
         return await self._finish(item, f"unknown kind {item.kind!r}")
@@ -121,15 +125,22 @@ class DueRunner:
         await items.finish(db, item.id, self._now(), outcome)
 
     # --- reminders ---------------------------------------------------------------------------
-    async def _remind(self, place: Place, game: Game, item: DueItem, deadline: float | None) -> str:
-        """Remind the awaited player — unless a later reminder or the deadline is due too
-        (after a downtime: one reminder, not a flood), they turned reminders off, or it is
-        their quiet time (then it waits for its end)."""
+    async def _remind(
+        self,
+        place: Place,
+        game: Game,
+        item: DueItem,
+        deadline: float | None,
+        standin: int | None = None,
+    ) -> str:
+        """Remind the awaited player (or the stand-in playing for them) — unless a later
+        reminder or the deadline is due too (after a downtime: one reminder, not a flood),
+        they turned reminders off, or it is their quiet time (then it waits for its end)."""
         now = self._now()
         async with self.service.db.reading() as db:
             later = [i for i in await items.pending(db, game.id) if i.id != item.id]
             seat = item.seat if item.seat is not None else -1
-            user = game.user_of(seat)
+            user = standin if standin is not None else game.user_of(seat)
             prefs = await items.reminder_prefs(db, user)
             closed_at, dms_off = await rows.dm_status(db, user)
         if any(i.at <= now and i.decision == item.decision and i.at >= item.at for i in later):
@@ -145,8 +156,11 @@ class DueRunner:
             return "postponed to the end of the player's quiet hours"
         name = game.name_of(seat)
         text = reminder_text(game, place, deadline)
+        if standin is not None:
+            text = f"{text} (you stand in for **{name}**)"
         if closed_at is not None or dms_off:
-            message = Message(f"⏰ **{name}**, {text}", mention=(user,))
+            who = f"<@{standin}>, standing in for **{name}**" if standin else f"**{name}**"
+            message = Message(f"⏰ {who}, {text}", mention=(user,))
             replies = Replies(public=message)
             outcome = "reminded in the channel"
         else:

@@ -6,6 +6,7 @@ Times are seconds since the epoch, from the scheduler's clock (tests inject thei
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -207,11 +208,12 @@ async def set_reminder_prefs(db: aiosqlite.Connection, user: int, prefs: Reminde
 @dataclass(frozen=True)
 class Away:
     """A player away from ``since`` until ``until``: the computer plays for them
-    (``standin`` "ai"), or their clocks stop (None)."""
+    (``standin`` "ai"), another user does (``standin_user``), or their clocks stop."""
 
     since: float
     until: float
     standin: str | None = None
+    standin_user: int | None = None
 
     def stops(self, timing_days: int) -> float:
         """When their clocks run again in a game allowing ``timing_days`` days away."""
@@ -221,21 +223,50 @@ class Away:
 async def away(db: aiosqlite.Connection, user: int, now: float) -> Away | None:
     """``user``'s time away, if they are away at ``now``."""
     async with db.execute(
-        "SELECT away_from, away_until, standin FROM users WHERE id = ? AND away_until > ?",
+        "SELECT away_from, away_until, standin, standin_user FROM users"
+        " WHERE id = ? AND away_until > ?",
         (user, now),
     ) as cursor:
         row = await cursor.fetchone()
-    return Away(float(row[0]), float(row[1]), row[2]) if row else None
+    return Away(float(row[0]), float(row[1]), row[2], row[3]) if row else None
 
 
 async def set_away(db: aiosqlite.Connection, user: int, found: Away | None) -> None:
-    values = (found.since, found.until, found.standin) if found else (None, None, None)
+    values = (
+        (found.since, found.until, found.standin, found.standin_user)
+        if found
+        else (None, None, None, None)
+    )
     await db.execute(
-        "INSERT INTO users (id, away_from, away_until, standin) VALUES (?, ?, ?, ?)"
+        "INSERT INTO users (id, away_from, away_until, standin, standin_user)"
+        " VALUES (?, ?, ?, ?, ?)"
         " ON CONFLICT (id) DO UPDATE SET away_from = excluded.away_from,"
-        " away_until = excluded.away_until, standin = excluded.standin",
+        " away_until = excluded.away_until, standin = excluded.standin,"
+        " standin_user = excluded.standin_user",
         (user, *values),
     )
+
+
+async def stood_in_by(db: aiosqlite.Connection, standin: int, now: float) -> frozenset[int]:
+    """The users away at ``now`` who named ``standin`` to play for them."""
+    async with db.execute(
+        "SELECT id FROM users WHERE standin_user = ? AND away_until > ?", (standin, now)
+    ) as cursor:
+        return frozenset([int(r[0]) async for r in cursor])
+
+
+async def standins_of(db: aiosqlite.Connection, users: Iterable[int], now: float) -> dict[int, int]:
+    """Of ``users``, those away at ``now`` with a named stand-in: user → stand-in."""
+    wanted = sorted(set(users))
+    if not wanted:
+        return {}
+    marks = ", ".join("?" * len(wanted))
+    async with db.execute(
+        f"SELECT id, standin_user FROM users WHERE id IN ({marks})"
+        " AND standin_user IS NOT NULL AND away_until > ?",
+        (*wanted, now),
+    ) as cursor:
+        return {int(r[0]): int(r[1]) async for r in cursor}
 
 
 async def awaiting(db: aiosqlite.Connection, user: int) -> list[tuple[int, int, str]]:

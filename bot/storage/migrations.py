@@ -173,4 +173,9 @@ MIGRATIONS: tuple[str, ...] = (
     ALTER TABLE users ADD COLUMN standin TEXT CHECK (standin IN ('ai'));
     ALTER TABLE actions ADD COLUMN cause TEXT;
     """,
+    # 6: a named stand-in plays for a player who is away (the computer's is "ai").
+    """
+    ALTER TABLE users ADD COLUMN standin_user INTEGER;
+    CREATE INDEX users_by_standin ON users (standin_user) WHERE standin_user IS NOT NULL;
+    """,
 )

@@ -121,8 +121,8 @@ _LOBBY = (
     ),
     (
         "away",
-        "away until DATE [standin ai] | away off",
-        "you are away: your clocks stop, or the computer plays for you",
+        "away until DATE [standin ai|@user] | away off",
+        "you are away: your clocks stop, or the computer or someone plays for you",
     ),
 )
 _INFO = (

@@ -28,12 +28,13 @@ async def own_characters(
     kind of them (only the caller sees them, and only his own legion)."""
     try:
         async with asyncio.timeout(AUTOCOMPLETE_BUDGET):
-            game = await interaction.client.service.game_in(place_of(interaction).channel)
+            service = interaction.client.service
+            game = await service.game_in(place_of(interaction).channel)
+            seat = await service.seat_for(game, interaction.user.id) if game else None
     except Exception:
         log.warning("autocomplete of reveal characters failed", exc_info=True)
         return []
     state = game.state if game is not None else None
-    seat = game.seat_of(interaction.user.id) if game is not None else None
     marker = str(getattr(interaction.namespace, "legion", None) or "").strip()
     legion = state.legions.get(marker[:1].upper() + marker[1:].lower()) if state else None
     if legion is None or legion.owner != seat:

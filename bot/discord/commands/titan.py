@@ -186,23 +186,30 @@ class TitanCommands(
 
     @me.command(
         name="away",
-        description="You are away: your clocks stop, or the computer plays for you",
+        description="You are away: your clocks stop, or someone plays for you",
         extras={"verb": "away"},
     )
     @app_commands.describe(
         until="the UTC date you are back, like 2026-12-20, or back to say you are",
         standin="ai: the computer plays for you until then (default: your clocks stop)",
+        standin_user="someone who plays your seats until then (they get your private news)",
     )
     async def me_away(
         self,
         interaction: TitanInteraction,
         until: app_commands.Range[str, 4, 16],
         standin: Literal["ai"] | None = None,
+        standin_user: discord.User | None = None,
     ) -> None:
         if until.strip().lower() == "back":
             await run_command(interaction, s.BACK, off=True)
-        else:
-            await run_command(interaction, s.AWAY, until=until, standin=standin)
+            return
+        if standin is not None and standin_user is not None:
+            text = "Choose the computer (`standin: ai`) or someone (`standin_user`), not both."
+            await interaction.response.send_message(text, ephemeral=True)
+            return
+        chosen = f"<@{standin_user.id}>" if standin_user is not None else standin
+        await run_command(interaction, s.AWAY, until=until, standin=chosen)
 
     @command("history", "The last things that happened")
     @app_commands.describe(count="how many actions (default 10, at most 50)")
