@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 from tests.bot.discord import payloads as p
-from tests.bot.discord.helpers import ANN, BOB, CAROL, command
+from tests.bot.discord.helpers import ANN, BOB, CAROL, command, settle
 
 TIMESTAMP = re.compile(r"<t:\d+:R>")
 
@@ -49,3 +49,22 @@ async def test_mygames_lists_both_channels_games_the_waiting_one_first(fake, tit
     [none] = fake.ephemeral(nobody)
     assert none.content.startswith("You have no open game: </titan new:")
     assert "</titan join:" in none.content
+
+
+async def test_away_with_a_standin_is_told_in_both_channels(fake, titan):
+    other = await fake.add_channel("second")
+    await fake.wait_for(lambda: titan.bot.get_channel(other.id))
+    await started(fake, p.CHANNEL_ID, ANN, BOB)
+    await started(fake, other.id, CAROL, ANN)
+    gone = await command(
+        fake, ANN, "titan", "me", "away", until="2026-12-20", standin_user=p.Mention(CAROL)
+    )
+    [answer] = fake.ephemeral(gone)
+    assert f"<@{CAROL}> plays for you until then" in answer.content
+    assert "cannot stand in there" in answer.content  # Carol plays game 2 herself
+    await settle(fake)
+    first = [m.content for m in fake.in_channel(p.CHANNEL_ID) if "is away until" in m.content]
+    second = [m.content for m in fake.in_channel(other.id) if "is away until" in m.content]
+    assert len(first) == 1 and f"<@{CAROL}> stands in for them" in first[0]
+    assert len(second) == 1 and "their clocks stop" in second[0]
+    assert any("named you their stand-in" in m.content for m in fake.dms_to(CAROL))
