@@ -4,6 +4,7 @@ mutual from a position (RULES §14 C10), each with its log of events per action.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 
 from engine.ai import choose_action
 from engine.game import actions as a
@@ -23,9 +24,10 @@ class Played:
     log: list[list[Event]]
 
 
+@cache
 def ai_game(players: int, seed: int, *, expire_after: int | None = None) -> Played:
     """A game between computer players to its end; with ``expire_after``, the time limit
-    is declared expired after that many actions (RULES §12.6)."""
+    is declared expired after that many actions (RULES §12.6). Cached: do not change it."""
     options = Options(time_limit=expire_after is not None)
     state, events = new_game([f"P{i}" for i in range(players)], seed, options)
     log = [list(events)]
