@@ -20,7 +20,7 @@ def eliminations(log):
     }
 
 
-@pytest.mark.parametrize(("players", "seed"), [(3, 0), (3, 1), (4, 2)])
+@pytest.mark.parametrize(("players", "seed"), [(3, 0), (3, 1), (4, 5)])
 def test_rule_12_5_a_real_game_ranks_the_survivor_first_and_later_eliminations_higher(
     players, seed
 ):
@@ -41,7 +41,7 @@ def test_rule_12_5_a_real_game_ranks_the_survivor_first_and_later_eliminations_h
     assert {p.place for p in result.places} <= set(range(1, players + 1))
 
 
-@pytest.mark.parametrize(("players", "seed"), [(3, 0), (4, 2)])
+@pytest.mark.parametrize(("players", "seed"), [(3, 0), (4, 5)])
 def test_a_titan_kill_is_an_elimination_by_the_seat_of_a_lost_titan(players, seed):
     game = ai_game(players, seed)
     result = result_of(game.state, game.log)

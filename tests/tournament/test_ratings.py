@@ -50,7 +50,7 @@ def test_rating_copies_the_mapping():
 
 def real_results():
     results = []
-    for players, seed in ((3, 0), (4, 2), (3, 1)):
+    for players, seed in ((3, 0), (4, 5), (3, 1)):
         played = ai_game(players, seed)
         results.append(
             result_of(played.state, played.log, players=["ann", "bob", "cy", "dee"][:players])

@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bot.tournament.places import ruled_result
+from bot.tournament.places import result_of, ruled_result
 from bot.tournament.scoring import Scheme, counted_place, tally
 from bot.tournament.standings import (
     CHAIN_LABELS,
@@ -18,6 +18,7 @@ from bot.tournament.standings import (
 )
 from engine.dice import Dice
 from tests.tournament.builders import game, heat
+from tests.tournament.games import ai_game
 
 # --- a 3-heat tournament of 13 entrants (tables of 4, 3, 3, 3) ---------------------------------
 THREE_HEATS = [
@@ -261,3 +262,28 @@ def test_standings_rank_every_player_once_in_key_order(games, scheme, seed, adva
 def test_a_cap_counts_at_most_that_many_games(games, cap):
     table = standings(games, Scheme.WBC_POINTS, StandingOptions(max_games=cap))
     assert all(r.own.games <= cap for r in table.rows)
+
+
+def test_standings_of_real_games_between_computer_players():
+    seats = {(0, 1): "ABC", (1, 1): "DEF", (2, 2): "ADE", (3, 2): "BCF"}
+    games = []
+    for (seed, number), names in seats.items():
+        played = ai_game(3, seed)
+        games.append(
+            (
+                played,
+                names,
+                HeatGame(number, result_of(played.state, played.log, players=list(names))),
+            )
+        )
+    table = standings([g for _, _, g in games], Scheme.WINS, seed=2)
+    for player in "ABCDEF":
+        won = sum(
+            1
+            for played, names, _ in games
+            if player in names and names.index(player) in played.state.result.winners
+        )
+        assert table.row(player).own.wins == won
+        assert table.row(player).own.games == 2
+    wins = [r.own.wins for r in table.rows]
+    assert wins == sorted(wins, reverse=True)
