@@ -6,7 +6,7 @@ from __future__ import annotations
 import string
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bot.tournament.bracket import Match, draw_bracket, seed_positions
@@ -92,6 +92,7 @@ def test_a_bracket_needs_distinct_entrants(entrants, message):
         draw_bracket(entrants, seeds=0)
 
 
+@settings(deadline=None)  # timing varies with the machine's load, not with the code
 @given(st.integers(2, 40), st.integers(0, 40), st.integers(0, 1000))
 def test_every_entrant_once_byes_to_the_top_and_favourites_reach_the_right_round(n, seeds, seed):
     entrants = [f"p{i:02d}" for i in range(n)]  # ranked: p00 best

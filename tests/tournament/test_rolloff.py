@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bot.tournament.errors import TournamentError
@@ -13,6 +13,7 @@ from engine.game.events import EngagementBegun, LegionEliminated, TurnStarted
 from tests.tournament.games import ai_game, mutual_game
 
 
+@settings(deadline=None)  # timing varies with the machine's load, not with the code
 @given(st.integers(0, 10**9), st.integers(0, 50))
 def test_the_attacker_takes_first_with_five_hits_of_nine(seed, rolled):
     dice = Dice(seed, rolled)
