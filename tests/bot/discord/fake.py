@@ -500,6 +500,8 @@ class FakeDiscord:
         if status >= 400:
             self.rejected.append(record)
         payload = b"" if answer is None else json.dumps(answer).encode()
+        if answer is None:  # Discord's 204 has no body, so no type
+            headers.pop("Content-Type")
         # Exactly "application/json": discord.py does not parse JSON with a charset.
         return web.Response(status=status, body=payload, headers=headers)
 
