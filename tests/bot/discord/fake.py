@@ -102,8 +102,7 @@ class FakeDiscord:
         self.troubles: list[Trouble] = []
         self.holds: list[Hold] = []
         self.identified: list[dict[str, Any]] = []
-        self.role_permissions = p.APP_PERMISSIONS
-        """What the bot's role gives it in the whole guild (see :meth:`set_guild_permissions`)."""
+        self._role_permissions = p.APP_PERMISSIONS
         self.buckets: list[Bucket] = [channel_creation()]
         """The rate limits Discord keeps per route (see :mod:`~tests.bot.discord.pacing`)."""
         self._clock = clock or time.monotonic
@@ -304,14 +303,25 @@ class FakeDiscord:
         if self._socket is not None:
             await self.dispatch("CHANNEL_UPDATE", c.channel_json(self, place))
 
+    @property
+    def role_permissions(self) -> int:
+        """What the bot's role gives it in the whole guild. Set, it changes what the bot
+        may do in the channels made through the API, without a word to a connected bot
+        (as when its news is late); :meth:`set_guild_permissions` tells it."""
+        return self._role_permissions
+
+    @role_permissions.setter
+    def role_permissions(self, permissions: int) -> None:
+        self._role_permissions = permissions
+        for place in self.channels.values():
+            if place.overwrites is not None:
+                place.permissions = g.computed(self, place.overwrites, p.BOT_ID)
+
     async def set_guild_permissions(self, permissions: int) -> None:
         """What the bot's role gives it in the guild from now on (sent to a connected bot
         as GUILD_ROLE_UPDATE; the channels a test set up keep the bot's permissions
         there, so their overwrites are sent again as CHANNEL_UPDATE)."""
         self.role_permissions = permissions
-        for place in self.channels.values():
-            if place.overwrites is not None:
-                place.permissions = g.computed(self, place.overwrites, p.BOT_ID)
         if self._socket is None:
             return
         role = {"guild_id": str(p.GUILD_ID), "role": p.bot_role(permissions)}

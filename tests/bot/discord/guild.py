@@ -11,9 +11,9 @@ by name would then not find it again, so the fake refuses what Discord would ren
 category holds at most 50 channels, a guild 500. Overwrites are ``{id, type (0 role, 1
 member), allow, deny}`` with the bits as strings of digits. A member's permissions in a
 channel follow Discord's order: the roles', then @everyone's overwrite, the roles'
-overwrites, the member's. A private thread is seen only by its members (and whoever has
-*Manage Threads*); adding a member needs *Send Messages in Threads*, in a thread not
-archived.
+overwrites, the member's; without *Send Messages*, no embeds, files, TTS or @everyone. A
+private thread is seen only by its members (and whoever has *Manage Threads*); adding a
+member needs *Send Messages in Threads*, in a thread not archived.
 """
 
 from __future__ import annotations
@@ -33,6 +33,7 @@ MAX_NAME, MAX_IN_CATEGORY, MAX_CHANNELS, MAX_OVERWRITES = 100, 50, 500, 100
 TEXT_NAME = re.compile(r"^[-_\w]{1,100}$")
 ROLE, MEMBER = 0, 1
 ALL = (1 << 53) - 1
+SEND_TTS, MENTION_EVERYONE = 1 << 12, 1 << 17
 
 
 # --- who may do what --------------------------------------------------------------------------
@@ -58,6 +59,8 @@ def computed(fake: FakeDiscord, overwrites: list[dict[str, Any]], user: int) -> 
     found = (found & ~deny) | allow
     allow, deny = by.get((MEMBER, user), (0, 0))
     found = (found & ~deny) | allow
+    if not found & p.SEND:  # Discord's implicit permissions: no posting, no extras
+        found &= ~(SEND_TTS | MENTION_EVERYONE | p.EMBED_LINKS | p.ATTACH_FILES)
     return found if found & p.VIEW else 0
 
 
