@@ -33,6 +33,8 @@ from engine.errors import TitanError
 
 LOCAL_CHANNEL = 1
 """The channel id of the local game."""
+TABLES = 1000
+"""The channel id of the first tournament table opened at the terminal."""
 LOCAL_USERS = MIN_SNOWFLAKE
 """The first local user id: local ids are plausible Discord ids (``add <@id>`` takes
 them) from the first seconds of Discord's epoch, which no real account has."""
@@ -257,6 +259,7 @@ class ConsoleTransport:
 
     def __init__(self, console: Console) -> None:
         self.console = console
+        self._tables: dict[tuple[int, str, str, bool, int | None], int] = {}
 
     async def post(
         self, channel: int, message: Message, nonce: str, reply_to: str | None
@@ -277,6 +280,30 @@ class ConsoleTransport:
 
     async def close_thread(self, thread: int) -> None:
         return None
+
+    async def open_table(
+        self,
+        guild: int,
+        category: str,
+        name: str,
+        players: tuple[int, ...],
+        private_thread: bool,
+        parent: int | None,
+    ) -> int:
+        """A new channel number for the table (the same one when asked again), and a line
+        saying who plays there."""
+        key = (guild, category, name, private_thread, parent if private_thread else None)
+        if key in self._tables:
+            return self._tables[key]
+        number = self._tables[key] = TABLES + len(self._tables)
+        who = ", ".join(self.console.name(p) for p in players) or "nobody"
+        if private_thread:
+            self.console.write(
+                f"— table thread {name} opened in {channel_name(parent or 0)} for {who} —"
+            )
+        else:
+            self.console.write(f"— table channel #{name} opened in {category} for {who} —")
+        return number
 
     async def dm(self, user: int, channel: int, message: Message, nonce: str) -> str:
         self.console.write(f"[to {self.console.name(user)}] " + self.console.text(message))

@@ -19,23 +19,22 @@ import logging
 import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
-from typing import Any, cast
+from typing import Any
 
-import aiohttp
 import discord
 
 from bot.dialect import Dialect
+from bot.discord import tables
 from bot.discord.components import choices_view
 from bot.discord.messages import PLAIN, content, extras, files, pings
-from bot.outbox.transport import DmsClosed, Expired, Refused, Retry
+from bot.discord.requests import guarded
+from bot.outbox.transport import DmsClosed, Expired, Refused
 from bot.replies import Message
 
 log = logging.getLogger(__name__)
 
 TOKEN_LIFE = 15 * 60 - 30
 """Seconds an interaction can still be answered (Discord: 15 minutes; a margin kept)."""
-SEND_TIMEOUT = 30.0
-"""Seconds one request may take before it is tried again."""
 DMS_REFUSED = 50007
 """Discord's code for "Cannot send messages to this user"."""
 MISSING_PERMISSIONS = 50013
@@ -85,6 +84,7 @@ class DiscordTransport:
         self._live: dict[str, tuple[float, discord.Interaction[Any]]] = {}
         self._permissions: dict[int, discord.Permissions] = {}
         self._parents: dict[int, int] = {}
+        self._tables = asyncio.Lock()
 
     def reference(self, interaction: discord.Interaction[Any], kind: str, receipt: str) -> str:
         """The stored reference to ``interaction``, which is kept to answer it through
@@ -128,7 +128,7 @@ class DiscordTransport:
         ref = InteractionRef.from_json(reply_to) if reply_to else None
         if ref is None or not self._alive(ref):
             raise Refused(f"Discord refused the post ({refused.code}: {refused.text})")
-        sent = await _guarded(
+        sent = await guarded(
             self._webhook(ref).send(
                 content(message, dialect=self.dialect),
                 allowed_mentions=pings(message),
@@ -147,7 +147,7 @@ class DiscordTransport:
         uploads = files(message, discord.utils.DEFAULT_FILE_SIZE_LIMIT_BYTES) if attach else []
         partial = target.get_partial_message(message_id)
         try:
-            await _guarded(
+            await guarded(
                 partial.edit(
                     content=content(message, dialect=self.dialect),
                     attachments=uploads,
@@ -158,7 +158,7 @@ class DiscordTransport:
         except discord.Forbidden as exc:
             if exc.code != MISSING_PERMISSIONS or not uploads:
                 raise Refused(f"Discord refused the edit ({exc.code}: {exc.text})") from exc
-            await _guarded(partial.edit(content=content(message, dialect=self.dialect)))
+            await guarded(partial.edit(content=content(message, dialect=self.dialect)))
             return "edited as text"
         except discord.NotFound as exc:
             raise Refused(f"the message to edit is gone ({exc.code}: {exc.text})") from exc
@@ -166,7 +166,7 @@ class DiscordTransport:
 
     async def unbutton(self, channel: int, message_id: int) -> None:
         try:
-            await _guarded(self._target(channel).get_partial_message(message_id).edit(view=None))
+            await guarded(self._target(channel).get_partial_message(message_id).edit(view=None))
         except discord.HTTPException as exc:  # a message deleted, a thread archived: no matter
             log.info("the choices of message %s stay: %s", message_id, exc)
 
@@ -177,7 +177,7 @@ class DiscordTransport:
                 raise Refused(f"the bot lacks {needed.replace('_', ' ')} here")
         partial = target.get_partial_message(message_id)
         try:
-            thread = await _guarded(
+            thread = await guarded(
                 partial.create_thread(name=name[:100], auto_archive_duration=10080)
             )
         except discord.HTTPException as exc:
@@ -189,9 +189,35 @@ class DiscordTransport:
 
     async def close_thread(self, thread: int) -> None:
         try:
-            await _guarded(self.bot.http.edit_channel(thread, archived=True))
+            await guarded(self.bot.http.edit_channel(thread, archived=True))
         except discord.HTTPException as exc:
             log.warning("thread %s could not be archived: %s", thread, exc)
+
+    # --- tournament tables -----------------------------------------------------------------
+    async def open_table(
+        self,
+        guild: int,
+        category: str,
+        name: str,
+        players: tuple[int, ...],
+        private_thread: bool,
+        parent: int | None,
+    ) -> int:
+        """The table's channel under ``category``, or its private thread in ``parent``
+        (see :mod:`bot.discord.tables`); one table at a time, so that two never make the
+        same category."""
+        async with self._tables:
+            if not private_thread:
+                return await tables.table_channel(self.bot, guild, category, name, players)
+            if parent is None:
+                raise Refused("a table's private thread needs the channel to open it in")
+            target = self._target(parent)
+            lacking = [f for f in tables.IN_PARENT if not self._may(parent, target, f)]
+            if lacking:
+                raise Refused(f"the bot lacks {tables.permission_names(lacking)} in <#{parent}>")
+            thread = await tables.private_thread(self.bot, guild, parent, name, players)
+            self._parents[thread] = parent
+            return thread
 
     def _target(self, channel: int) -> Any:
         return self.bot.get_channel(channel) or self.bot.get_partial_messageable(channel)
@@ -219,7 +245,7 @@ class DiscordTransport:
     ) -> discord.Message:
         for upload in uploads:
             upload.reset()
-        sent: discord.Message = await _guarded(
+        sent: discord.Message = await guarded(
             target.send(
                 content(message, dialect=self.dialect),
                 allowed_mentions=pings(message),
@@ -233,10 +259,10 @@ class DiscordTransport:
     # --- DMs -------------------------------------------------------------------------------
     async def dm(self, user: int, channel: int, message: Message, nonce: str) -> str:
         try:
-            dm = await _guarded(self.bot.create_dm(discord.Object(user)))
+            dm = await guarded(self.bot.create_dm(discord.Object(user)))
             uploads = files(message, discord.utils.DEFAULT_FILE_SIZE_LIMIT_BYTES)
             text = content(message, f"<#{channel}>: ", self.dialect)
-            await _guarded(dm.send(text, nonce=nonce, **extras(None, uploads)))
+            await guarded(dm.send(text, nonce=nonce, **extras(None, uploads)))
         except discord.Forbidden as exc:
             if exc.code == DMS_REFUSED:
                 raise DmsClosed("the user accepts no direct messages") from exc
@@ -256,7 +282,7 @@ class DiscordTransport:
         live = self._live.get(ref.token, (0.0, None))[1]
         try:
             if ref.kind == "command" and live is not None:
-                await _guarded(
+                await guarded(
                     live.edit_original_response(
                         content=content(shown, dialect=self.dialect),
                         attachments=files(shown, live.filesize_limit),
@@ -286,7 +312,7 @@ class DiscordTransport:
 
     async def _tell(self, ref: InteractionRef, message: Message) -> None:
         uploads = files(message, discord.utils.DEFAULT_FILE_SIZE_LIMIT_BYTES)
-        await _guarded(
+        await guarded(
             self._webhook(ref).send(
                 content(message, dialect=self.dialect),
                 ephemeral=True,
@@ -303,29 +329,3 @@ class DiscordTransport:
             return live[1].followup
         data: Any = {"id": ref.application, "type": 3, "token": ref.token}
         return discord.Webhook.from_state(data=data, state=self.bot._connection)
-
-
-async def _guarded(request: Any) -> Any:
-    """Await one request to Discord; what may pass becomes :class:`Retry`."""
-    try:
-        async with asyncio.timeout(SEND_TIMEOUT):
-            return await request
-    except discord.DiscordServerError as exc:
-        raise Retry(f"Discord answered {exc.status}") from exc
-    except discord.RateLimited as exc:
-        raise Retry("rate limited", after=exc.retry_after) from exc
-    except discord.HTTPException as exc:
-        if exc.status == 429:
-            raise Retry("rate limited", after=_retry_after(exc)) from exc
-        raise
-    except (aiohttp.ClientError, OSError, TimeoutError) as exc:
-        raise Retry(f"no answer from Discord ({type(exc).__name__})") from exc
-
-
-def _retry_after(exc: discord.HTTPException) -> float | None:
-    response = cast(Any, exc.response)
-    value = getattr(response, "headers", {}).get("Retry-After") if response else None
-    try:
-        return float(value) if value is not None else None
-    except ValueError:
-        return None

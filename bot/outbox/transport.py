@@ -65,6 +65,23 @@ class Transport(Protocol):
         """The thread archived (its battle is over)."""
         ...
 
+    async def open_table(
+        self,
+        guild: int,
+        category: str,
+        name: str,
+        players: tuple[int, ...],
+        private_thread: bool,
+        parent: int | None,
+    ) -> int:
+        """A tournament table's own place, and its id: in server ``guild``, a text channel
+        ``name`` under the category ``category`` (made if missing) that everyone may read
+        and only ``players`` write in; or, with ``private_thread``, a private thread
+        ``name`` of the channel ``parent`` whose members are ``players``. Idempotent: the
+        channel (thread) of that name already there is returned, its permissions (members)
+        set right, so a caller that stopped before keeping the id asks again safely."""
+        ...
+
     async def dm(self, user: int, channel: int, message: Message, nonce: str) -> str:
         """A direct message to ``user`` about the game in ``channel``."""
         ...

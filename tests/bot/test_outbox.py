@@ -78,6 +78,17 @@ class Recorder:
     async def close_thread(self, thread: int) -> None:
         return None
 
+    async def open_table(
+        self,
+        guild: int,
+        category: str,
+        name: str,
+        players: tuple[int, ...],
+        private_thread: bool,
+        parent: int | None,
+    ) -> int:
+        return 2000
+
     async def dm(self, user: int, channel: int, message: Message, nonce: str) -> str:
         return self._record("dm", user, message, nonce)
 

@@ -47,6 +47,17 @@ class Calls:
     async def close_thread(self, thread: int) -> None:
         self.made.append(("close", thread, None))
 
+    async def open_table(
+        self,
+        guild: int,
+        category: str,
+        name: str,
+        players: tuple[int, ...],
+        private_thread: bool,
+        parent: int | None,
+    ) -> int:
+        return 2000
+
 
 class Channel:
     """One channel's places, kept as the deliverer stores them."""

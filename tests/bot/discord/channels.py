@@ -1,7 +1,8 @@
 """The fake Discord's channels: messages posted, read and edited, DMs, threads, and the
 bot's permissions in each (see :mod:`tests.bot.discord.fake`).
 
-A text channel's permissions for the bot are set by a test; a thread has its parent's. A
+A text channel's permissions for the bot are set by a test (or follow from the overwrites
+it was made with, see :mod:`tests.bot.discord.guild`); a thread has its parent's. A
 post needs *View Channel* (else 403/50001) and *Send Messages* (*Send Messages in
 Threads* in a thread), an upload *Attach Files*, a thread *Create Public* (or *Private*)
 *Threads* (else 403/50013). An edit notifies nobody; a message may not become empty.
@@ -82,8 +83,13 @@ def channel_json(fake: FakeDiscord, channel: Channel) -> dict[str, Any]:
             archived=channel.archived,
             locked=channel.locked,
             auto_archive=channel.auto_archive,
+            invitable=channel.invitable,
+            members=len(channel.members),
         )
-    return p.text_channel(channel.id, channel.name, channel.permissions)
+    if channel.overwrites is not None:  # made through the API: as it was asked for
+        overwrites, category = channel.overwrites, channel.category
+        return p.guild_channel(channel.id, channel.kind, channel.name, overwrites, category)
+    return p.text_channel(channel.id, channel.name, channel.permissions, fake.role_permissions)
 
 
 # --- the message store ------------------------------------------------------------------------
@@ -256,6 +262,7 @@ def patch_channel(fake: FakeDiscord, request: Request, cid: str) -> Answer:
         fake.later("CHANNEL_UPDATE", channel_json(fake, channel))
         return 200, channel_json(fake, channel)
     manages = channel.owner != p.BOT_ID or "locked" in body or channel.locked
+    manages = manages or body.get("invitable", channel.invitable) != channel.invitable
     need(fake, channel, p.MANAGE_THREADS if manages else 0)
     if channel.archived and body.get("archived", True):
         refuse(error(400, 50083, "Thread is archived"))
@@ -263,6 +270,7 @@ def patch_channel(fake: FakeDiscord, request: Request, cid: str) -> Answer:
     channel.name = body.get("name", channel.name)
     channel.archived = bool(body.get("archived", channel.archived))
     channel.locked = bool(body.get("locked", channel.locked))
+    channel.invitable = bool(body.get("invitable", channel.invitable))
     channel.auto_archive = body.get("auto_archive_duration") or channel.auto_archive
     fake.later("THREAD_UPDATE", channel_json(fake, channel))
     return 200, channel_json(fake, channel)
@@ -270,6 +278,8 @@ def patch_channel(fake: FakeDiscord, request: Request, cid: str) -> Answer:
 
 def _thread_form(body: dict[str, Any], *, creating: bool) -> Answer | None:
     problems = Problems()
+    if "invitable" in body and not isinstance(body["invitable"], bool):
+        problems.add(("invitable",), "BASE_TYPE_BOOLEAN", "Must be either true or false.")
     if creating or "name" in body:
         problems.between(("name",), body.get("name"), 1, MAX_THREAD_NAME)
     archive = body.get("auto_archive_duration")
@@ -282,6 +292,8 @@ def _thread_form(body: dict[str, Any], *, creating: bool) -> Answer | None:
 def _new_thread(fake: FakeDiscord, parent: Channel, tid: int, kind: int, body: Any) -> Channel:
     thread = Channel(tid, kind, body["name"], parent=parent.id, owner=p.BOT_ID)
     thread.auto_archive = body.get("auto_archive_duration") or 1440
+    thread.members = {p.BOT_ID}
+    thread.invitable = kind != PRIVATE_THREAD or body.get("invitable", True) is not False
     fake.channels[thread.id] = thread
     fake.later("THREAD_CREATE", channel_json(fake, thread) | {"newly_created": True})
     return thread

@@ -35,8 +35,11 @@ import aiohttp
 from aiohttp import WSMsgType, web
 
 from tests.bot.discord import channels as c
+from tests.bot.discord import guild as g
 from tests.bot.discord import payloads as p
+from tests.bot.discord.pacing import Bucket, channel_creation
 from tests.bot.discord.records import (
+    CATEGORY,
     DM,
     EPHEMERAL,
     SILENT,
@@ -99,6 +102,9 @@ class FakeDiscord:
         self.troubles: list[Trouble] = []
         self.holds: list[Hold] = []
         self.identified: list[dict[str, Any]] = []
+        self._role_permissions = p.APP_PERMISSIONS
+        self.buckets: list[Bucket] = [channel_creation()]
+        """The rate limits Discord keeps per route (see :mod:`~tests.bot.discord.pacing`)."""
         self._clock = clock or time.monotonic
         self._offset = 0.0
         self._later: list[tuple[str, Any]] = []
@@ -168,10 +174,16 @@ class FakeDiscord:
         return socket
 
     def _guild(self) -> dict[str, Any]:
-        texts = [x for x in self.channels.values() if x.kind == TEXT]
-        threads = [x for x in self.channels.values() if x.thread and not x.archived]
+        texts = [x for x in self.channels.values() if x.kind in (TEXT, CATEGORY)]
+        threads = [
+            x
+            for x in self.channels.values()
+            if x.thread and not x.archived and g.sees(self, x, p.BOT_ID)
+        ]
         return p.guild(
-            [c.channel_json(self, x) for x in texts], [c.channel_json(self, x) for x in threads]
+            [c.channel_json(self, x) for x in texts],
+            [c.channel_json(self, x) for x in threads],
+            self.role_permissions,
         )
 
     async def drop(self, code: int) -> None:
@@ -196,12 +208,21 @@ class FakeDiscord:
         data: dict[str, Any],
         *,
         channel: int = p.CHANNEL_ID,
-        permissions: int = p.PLAYER,
+        permissions: int | None = None,
         **extra: Any,
     ) -> Pushed:
         """Send an interaction in ``channel`` (a text channel or a thread) to the bot, as
-        Discord would: with the bot's permissions there as ``app_permissions``."""
+        Discord would: with the bot's permissions there as ``app_permissions``, and the
+        user's (``permissions``, or as they follow from the channel's overwrites). Discord
+        shows nobody a channel they may not see, nor lets a slash command come from
+        where its user may not use them: the fake raises :class:`ValueError` for those."""
         place = self.channels[channel]
+        if permissions is None:
+            permissions = g.member_permissions(self, place, user)
+        if not g.sees(self, place, user):
+            raise ValueError(f"user {user} cannot see channel {channel}")
+        if kind in (2, 4) and not permissions & p.COMMANDS:
+            raise ValueError(f"user {user} may not use application commands in {channel}")
         pushed = Pushed(self.next_id(), f"token-{self.next_id()}", kind, user, self.now())
         pushed.channel = channel
         payload = p.interaction(
@@ -224,7 +245,7 @@ class FakeDiscord:
         self,
         user: int,
         *path: str,
-        permissions: int = p.PLAYER,
+        permissions: int | None = None,
         channel: int = p.CHANNEL_ID,
         **options: object,
     ) -> Pushed:
@@ -249,7 +270,15 @@ class FakeDiscord:
         return await self.push(3, user, data, channel=message.channel, message=clicked)
 
     async def mention(self, user: int, text: str, channel: int = p.CHANNEL_ID) -> None:
-        """A message in ``channel`` mentioning the bot (its content is delivered)."""
+        """A message in ``channel`` mentioning the bot (its content is delivered); Discord
+        would refuse it (the fake raises :class:`ValueError`) from a user who may not see
+        the channel or send messages there."""
+        allowed = g.member_permissions(self, self.channels[channel], user)
+        sending = p.SEND_IN_THREADS if self.channels[channel].thread else p.SEND
+        if not allowed & p.VIEW or (
+            self.channels[channel].overwrites is not None and not allowed & sending
+        ):
+            raise ValueError(f"user {user} may not post in channel {channel}")
         content = f"<@{p.BOT_ID}> {text}"
         message = p.guild_message(self.next_id(), channel, user, content, [p.user(p.BOT_ID)])
         await self.dispatch("MESSAGE_CREATE", message)
@@ -273,6 +302,42 @@ class FakeDiscord:
         place.permissions = permissions
         if self._socket is not None:
             await self.dispatch("CHANNEL_UPDATE", c.channel_json(self, place))
+
+    @property
+    def role_permissions(self) -> int:
+        """What the bot's role gives it in the whole guild. Set, it changes what the bot
+        may do in the channels made through the API, without a word to a connected bot
+        (as when its news is late); :meth:`set_guild_permissions` tells it."""
+        return self._role_permissions
+
+    @role_permissions.setter
+    def role_permissions(self, permissions: int) -> None:
+        self._role_permissions = permissions
+        for place in self.channels.values():
+            if place.overwrites is not None:
+                place.permissions = g.computed(self, place.overwrites, p.BOT_ID)
+
+    async def set_guild_permissions(self, permissions: int) -> None:
+        """What the bot's role gives it in the guild from now on (sent to a connected bot
+        as GUILD_ROLE_UPDATE; the channels a test set up keep the bot's permissions
+        there, so their overwrites are sent again as CHANNEL_UPDATE)."""
+        self.role_permissions = permissions
+        if self._socket is None:
+            return
+        role = {"guild_id": str(p.GUILD_ID), "role": p.bot_role(permissions)}
+        await self.dispatch("GUILD_ROLE_UPDATE", role)
+        for place in list(self.channels.values()):
+            if place.kind == TEXT and place.overwrites is None:
+                await self.dispatch("CHANNEL_UPDATE", c.channel_json(self, place))
+
+    def pace(self, bucket: Bucket) -> Bucket:
+        """Keep the rate limit ``bucket`` instead of any other for the same route."""
+        self.buckets = [b for b in self.buckets if b.pattern != bucket.pattern] + [bucket]
+        return bucket
+
+    def bucket(self, method: str, path: str) -> Bucket | None:
+        """The rate limit bucket of a request (``"POST", "guilds/1/channels"``), if any."""
+        return next((b for b in self.buckets if b.major(method, path) is not None), None)
 
     def dm_channel(self, user: int) -> Channel:
         """The DM channel with ``user`` (made when first asked for)."""
@@ -418,7 +483,15 @@ class FakeDiscord:
             if not held.answered:
                 await held.wait()
         headers = {"Content-Type": "application/json"}
-        if trouble is not None:
+        paced = self.bucket(record.method, path) if trouble is None else None
+        limited = None
+        if paced is not None:
+            limited, more = paced.take(paced.major(record.method, path) or "")
+            headers |= more
+        if limited is not None:
+            status, answer = limited
+            record.paced = True
+        elif trouble is not None:
             trouble.use()
             status, answer = trouble.status, trouble.body
             record.injected = True
@@ -437,6 +510,8 @@ class FakeDiscord:
         if status >= 400:
             self.rejected.append(record)
         payload = b"" if answer is None else json.dumps(answer).encode()
+        if answer is None:  # Discord's 204 has no body, so no type
+            headers.pop("Content-Type")
         # Exactly "application/json": discord.py does not parse JSON with a charset.
         return web.Response(status=status, body=payload, headers=headers)
 

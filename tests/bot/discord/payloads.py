@@ -20,6 +20,7 @@ REQUEST_UPLOAD_LIMIT = 25 * 1024 * 1024
 """Bytes all the files of one request may have."""
 
 VIEW, SEND, MANAGE_CHANNELS, COMMANDS = 1 << 10, 1 << 11, 1 << 4, 1 << 31
+ADMINISTRATOR, ADD_REACTIONS, MANAGE_ROLES = 1 << 3, 1 << 6, 1 << 28
 EMBED_LINKS, ATTACH_FILES, READ_HISTORY = 1 << 14, 1 << 15, 1 << 16
 MANAGE_THREADS, CREATE_PUBLIC_THREADS, CREATE_PRIVATE_THREADS = 1 << 34, 1 << 35, 1 << 36
 SEND_IN_THREADS = 1 << 38
@@ -58,19 +59,34 @@ def member(uid: int, permissions: int = PLAYER) -> dict[str, Any]:
 
 
 def text_channel(
-    cid: int = CHANNEL_ID, name: str = "titan", permissions: int = APP_PERMISSIONS
+    cid: int = CHANNEL_ID,
+    name: str = "titan",
+    permissions: int = APP_PERMISSIONS,
+    role: int = APP_PERMISSIONS,
 ) -> dict[str, Any]:
     """A text channel of the guild where the bot has ``permissions`` (an overwrite for the
-    bot's member says what differs from its role's)."""
+    bot's member says what differs from its ``role``'s)."""
+    return guild_channel(cid, 0, name, overwrites(permissions, role))
+
+
+def guild_channel(
+    cid: int,
+    kind: int,
+    name: str,
+    permission_overwrites: list[dict[str, Any]],
+    parent: int | None = None,
+) -> dict[str, Any]:
+    """A channel of the guild (``kind`` 0 text, 4 category) with its overwrites, under the
+    category ``parent`` if any."""
     return {
         "id": str(cid),
-        "type": 0,
+        "type": kind,
         "guild_id": str(GUILD_ID),
         "name": name,
         "position": 0,
-        "permission_overwrites": overwrites(permissions),
+        "permission_overwrites": permission_overwrites,
         "nsfw": False,
-        "parent_id": None,
+        "parent_id": None if parent is None else str(parent),
         "topic": None,
         "last_message_id": None,
         "rate_limit_per_user": 0,
@@ -83,11 +99,11 @@ def channel() -> dict[str, Any]:
     return text_channel()
 
 
-def overwrites(permissions: int) -> list[dict[str, Any]]:
-    """The bot member's overwrite giving it ``permissions`` instead of its role's."""
-    if permissions == APP_PERMISSIONS:
+def overwrites(permissions: int, role: int = APP_PERMISSIONS) -> list[dict[str, Any]]:
+    """The bot member's overwrite giving it ``permissions`` instead of its ``role``'s."""
+    if permissions == role:
         return []
-    allow, deny = permissions & ~APP_PERMISSIONS, APP_PERMISSIONS & ~permissions
+    allow, deny = permissions & ~role, role & ~permissions
     return [{"id": str(BOT_ID), "type": 1, "allow": str(allow), "deny": str(deny)}]
 
 
@@ -101,8 +117,11 @@ def thread(
     archived: bool = False,
     locked: bool = False,
     auto_archive: int = 1440,
+    invitable: bool = True,
+    members: int = 1,
 ) -> dict[str, Any]:
-    """A thread (``kind`` 11 public, 12 private) of the text channel ``parent``."""
+    """A thread (``kind`` 11 public, 12 private: ``invitable`` if its members may add
+    others) of the text channel ``parent``, with ``members`` members."""
     metadata: dict[str, Any] = {
         "archived": archived,
         "auto_archive_duration": auto_archive,
@@ -111,7 +130,7 @@ def thread(
         "create_timestamp": STAMP,
     }
     if kind == 12:
-        metadata["invitable"] = True
+        metadata["invitable"] = invitable
     return {
         "id": str(tid),
         "type": kind,
@@ -121,7 +140,7 @@ def thread(
         "name": name,
         "last_message_id": None,
         "message_count": 0,
-        "member_count": 1,
+        "member_count": members,
         "rate_limit_per_user": 0,
         "flags": 0,
         "total_message_sent": 0,
@@ -134,10 +153,14 @@ def dm_channel(cid: int, uid: int) -> dict[str, Any]:
 
 
 def guild(
-    channels: list[dict[str, Any]] | None = None, threads: list[dict[str, Any]] | None = None
+    channels: list[dict[str, Any]] | None = None,
+    threads: list[dict[str, Any]] | None = None,
+    role: int = APP_PERMISSIONS,
 ) -> dict[str, Any]:
     """GUILD_CREATE's guild: its channels (the game channel unless given), active threads,
-    the @everyone role and the bot's own role, which gives it :data:`APP_PERMISSIONS`."""
+    the @everyone role and the bot's own role, which gives it ``role`` (by default
+    :data:`APP_PERMISSIONS`)."""
+    mine = bot_role(role)
     everyone = {
         "id": str(GUILD_ID),
         "name": "@everyone",
@@ -149,15 +172,7 @@ def guild(
         "mentionable": False,
         "flags": 0,
     }
-    mine = everyone | {
-        "id": str(BOT_ROLE_ID),
-        "name": "titanbot",
-        "permissions": str(APP_PERMISSIONS),
-        "position": 1,
-        "managed": True,
-        "tags": {"bot_id": str(BOT_ID)},
-    }
-    bot = member(BOT_ID, APP_PERMISSIONS) | {"roles": [str(BOT_ROLE_ID)]}
+    bot = member(BOT_ID, role) | {"roles": [str(BOT_ROLE_ID)]}
     return {
         "id": str(GUILD_ID),
         "name": "Titan Club",
@@ -184,6 +199,22 @@ def guild(
         "mfa_level": 0,
         "nsfw_level": 0,
         "system_channel_flags": 0,
+    }
+
+
+def bot_role(permissions: int = APP_PERMISSIONS) -> dict[str, Any]:
+    """The bot's own role, which gives it ``permissions`` in the whole guild."""
+    return {
+        "id": str(BOT_ROLE_ID),
+        "name": "titanbot",
+        "permissions": str(permissions),
+        "position": 1,
+        "color": 0,
+        "hoist": False,
+        "managed": True,
+        "mentionable": False,
+        "flags": 0,
+        "tags": {"bot_id": str(BOT_ID)},
     }
 
 

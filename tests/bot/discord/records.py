@@ -16,7 +16,7 @@ TOKEN_LIFETIME = 15 * 60.0
 NONCE_WINDOW = 5 * 60.0
 """Seconds within which a second post with the same enforced nonce returns the first."""
 EPHEMERAL, SILENT, HAS_THREAD = 1 << 6, 1 << 12, 1 << 5
-TEXT, DM, PUBLIC_THREAD, PRIVATE_THREAD = 0, 1, 11, 12
+TEXT, DM, CATEGORY, PUBLIC_THREAD, PRIVATE_THREAD = 0, 1, 4, 11, 12
 THREADS = (PUBLIC_THREAD, PRIVATE_THREAD)
 
 
@@ -35,6 +35,8 @@ class Request:
     clock: float = 0.0
     injected: bool = False
     """Refused because a test asked for it (a 429, a server error, a DM refusal)."""
+    paced: bool = False
+    """Answered 429 by a rate limit bucket (see :mod:`tests.bot.discord.pacing`)."""
 
 
 @dataclass
@@ -75,7 +77,7 @@ class Sent:
 
 @dataclass
 class Channel:
-    """A channel of the fake: the guild's text channels, their threads and DMs."""
+    """A channel of the fake: the guild's categories, text channels, their threads and DMs."""
 
     id: int
     kind: int
@@ -90,6 +92,14 @@ class Channel:
     archived: bool = False
     locked: bool = False
     auto_archive: int = 1440
+    category: int | None = None
+    """The category a text channel is in."""
+    overwrites: list[dict[str, Any]] | None = None
+    """A channel made through the API: its permission overwrites as Discord keeps them
+    (``permissions`` then follows from them); None for a channel a test set up."""
+    members: set[int] = field(default_factory=set)
+    """A thread's members (its owner among them)."""
+    invitable: bool = True
 
     @property
     def thread(self) -> bool:

@@ -13,6 +13,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from tests.bot.discord import channels as c
+from tests.bot.discord import guild as g
 from tests.bot.discord import payloads as p
 from tests.bot.discord.limits import (
     Answer,
@@ -211,10 +212,14 @@ ROUTES: list[tuple[str, str, Handler, bool]] = [
     ("DELETE", rf"webhooks/(\d+)/([^/]+)/messages/{MESSAGE_ID}", _delete, False),
     ("POST", r"users/@me/channels", c.open_dm, True),
     ("GET", r"channels/(\d+)", c.get_channel, True),
-    ("PATCH", r"channels/(\d+)", c.patch_channel, True),
+    ("PATCH", r"channels/(\d+)", g.patch_channel, True),
     ("POST", r"channels/(\d+)/messages", c.post, True),
     ("GET", r"channels/(\d+)/messages/(\d+)", c.get_message, True),
     ("PATCH", r"channels/(\d+)/messages/(\d+)", c.patch_message, True),
     ("POST", r"channels/(\d+)/messages/(\d+)/threads", c.thread_from_message, True),
     ("POST", r"channels/(\d+)/threads", c.thread_alone, True),
+    ("PUT", r"channels/(\d+)/thread-members/(\d+|@me)", g.add_member, True),
+    ("GET", r"guilds/(\d+)/channels", g.listed, True),
+    ("POST", r"guilds/(\d+)/channels", g.create, True),
+    ("GET", r"guilds/(\d+)/threads/active", g.active_threads, True),
 ]
