@@ -178,4 +178,68 @@ MIGRATIONS: tuple[str, ...] = (
     ALTER TABLE users ADD COLUMN standin_user INTEGER;
     CREATE INDEX users_by_standin ON users (standin_user) WHERE standin_user IS NOT NULL;
     """,
+    # 7: tournaments (entrants, heats' tables) and the results of finished games, rated.
+    """
+    CREATE TABLE tournaments (
+        id         INTEGER PRIMARY KEY,
+        guild      INTEGER,
+        name       TEXT    NOT NULL,
+        status     TEXT    NOT NULL CHECK (status IN ('signup', 'closed', 'over')),
+        settings   TEXT    NOT NULL,
+        seed       INTEGER NOT NULL,
+        channel    INTEGER NOT NULL,
+        created_at TEXT    NOT NULL
+    );
+    CREATE UNIQUE INDEX tournaments_by_name ON tournaments (coalesce(guild, 0), name);
+
+    CREATE TABLE entrants (
+        tournament INTEGER NOT NULL REFERENCES tournaments (id) ON DELETE CASCADE,
+        user       INTEGER NOT NULL,
+        name       TEXT    NOT NULL,
+        joined     INTEGER NOT NULL,
+        eliminator_from INTEGER,
+        PRIMARY KEY (tournament, user),
+        UNIQUE (tournament, name)
+    ) WITHOUT ROWID;
+
+    CREATE TABLE tables (
+        tournament INTEGER NOT NULL REFERENCES tournaments (id) ON DELETE CASCADE,
+        heat       INTEGER NOT NULL CHECK (heat >= 1),
+        number     INTEGER NOT NULL CHECK (number >= 1),
+        players    TEXT    NOT NULL,
+        status     TEXT    NOT NULL CHECK (status IN ('opening', 'playing', 'over')),
+        channel    INTEGER,
+        game       INTEGER REFERENCES games (id),
+        PRIMARY KEY (tournament, heat, number)
+    ) WITHOUT ROWID;
+    CREATE UNIQUE INDEX tables_by_game ON tables (game) WHERE game IS NOT NULL;
+
+    CREATE TABLE results (
+        game        INTEGER PRIMARY KEY REFERENCES games (id),
+        guild       INTEGER,
+        tournament  INTEGER REFERENCES tournaments (id),
+        heat        INTEGER,
+        finished_at TEXT    NOT NULL,
+        rated       INTEGER NOT NULL CHECK (rated IN (0, 1)),
+        result      TEXT    NOT NULL
+    );
+    CREATE INDEX results_by_tournament ON results (tournament, finished_at)
+        WHERE tournament IS NOT NULL;
+
+    CREATE TABLE ratings (
+        guild INTEGER NOT NULL,
+        user  INTEGER NOT NULL,
+        mu    REAL    NOT NULL,
+        sigma REAL    NOT NULL,
+        games INTEGER NOT NULL,
+        PRIMARY KEY (guild, user)
+    ) WITHOUT ROWID;
+
+    CREATE TABLE tournament_log (
+        id         INTEGER PRIMARY KEY,
+        tournament INTEGER NOT NULL REFERENCES tournaments (id) ON DELETE CASCADE,
+        at         TEXT    NOT NULL,
+        text       TEXT    NOT NULL
+    );
+    """,
 )

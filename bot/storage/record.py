@@ -99,6 +99,15 @@ NO_CLOCK = Timing()
 
 
 @dataclass(frozen=True)
+class TableRef:
+    """A tournament's table: the tournament, the heat (or bracket round) and its number."""
+
+    tournament: int
+    heat: int
+    number: int
+
+
+@dataclass(frozen=True)
 class Settings:
     """Chosen when the game is opened (``players``: the most seats); ``invited``: the seats
     offered and not yet accepted or refused."""
@@ -109,6 +118,10 @@ class Settings:
     time_limit: bool = False
     invited: tuple[Invitation, ...] = ()
     timing: Timing = NO_CLOCK
+    rated: bool = True
+    """Whether the result moves the players' ratings."""
+    table: TableRef | None = None
+    """The tournament table the game is played at."""
 
     def invitation(self, user: int) -> Invitation | None:
         return next((i for i in self.invited if i.user == user), None)

@@ -1,0 +1,123 @@
+"""What a finished game leaves: its result (each seat's place, RULES §12.5–12.6), stored
+once in the transaction that ends it, and the ratings it moves.
+
+Players are keyed by their user id (as text) in the pure rules of :mod:`bot.tournament`.
+A tournament's mutual is settled by a logged roll-off when the tournament asks for one;
+outside tournaments the rules' draw stands (a shared 1st).
+"""
+
+from __future__ import annotations
+
+import aiosqlite
+
+from bot.competition.codec import result_to_json
+from bot.competition.ranking import standings_text, tournament_standings
+from bot.competition.settings import TournamentSettings
+from bot.replies import Message, Notice
+from bot.storage import Status
+from bot.storage import games as rows
+from bot.storage import tournaments as store
+from bot.storage.eventlog import events_from_text
+from bot.storage.record import Game, load_game
+from bot.tournament.places import GameResult, result_of
+from bot.tournament.ratings import Rating, rate
+from engine.dice import Dice
+
+
+def rolloff_dice(tournament_seed: int, game: int) -> Dice:
+    """The dice of a tournament game's roll-off: the tournament's own, at a place of its
+    sequence no other game uses (anyone holding the seed can check the rolls)."""
+    return Dice(tournament_seed, rolled=game * 9)
+
+
+async def record_result(db: aiosqlite.Connection, game: Game, finished_at: str) -> GameResult:
+    """Store the result of ``game`` (just over) once, and rate it; the result."""
+    assert game.state is not None and game.state.result is not None
+    table = await store.table_of_game(db, game.id)
+    tournament = await store.by_id(db, table[0]) if table is not None else None
+    settings = TournamentSettings.from_json(tournament.settings) if tournament else None
+    events = [events_from_text(entry.events) for entry in await rows.actions(db, game.id)]
+    players = [str(game.user_of(s.seat)) for s in game.seats]
+    dice = None
+    if tournament is not None and settings is not None and settings.rolloff:
+        dice = rolloff_dice(tournament.seed, game.id)
+    result = result_of(game.state, events, players=players, rolloff=dice)
+    rated = game.settings.rated and (settings is None or settings.rated)
+    stored = store.ResultRow(
+        game.id,
+        game.row.guild,
+        tournament.id if tournament else None,
+        table[1].heat if table else None,
+        finished_at,
+        rated,
+        result_to_json(result),
+    )
+    if not await store.add_result(db, stored):
+        return result  # told already
+    if table is not None and tournament is not None:
+        await store.table_over(db, game.id)
+        if result.rolloff is not None:
+            rolled = result.rolloff
+            await store.log(
+                db,
+                tournament.id,
+                f"game #{game.id}: mutual rolled off by <@{rolled.attacker}> against "
+                f"<@{rolled.defender}>: {list(rolled.rolls)}, {rolled.hits} hits, "
+                f"<@{rolled.winner}> wins",
+            )
+    if rated:
+        await apply_rating(db, game.row.guild, result)
+    return result
+
+
+async def apply_rating(db: aiosqlite.Connection, guild: int | None, result: GameResult) -> None:
+    users = [int(p) for p in result.players]
+    known = await store.ratings(db, guild, users)
+    before = {str(u): Rating(*known[u]) for u in known}
+    after = rate(before, result)
+    await store.set_ratings(
+        db,
+        guild,
+        {int(p): (r.mu, r.sigma, r.games) for p, r in after.items() if p in result.players},
+    )
+
+
+async def game_ended(db: aiosqlite.Connection, game_id: int) -> tuple[Notice, ...]:
+    """After the change that closed game ``game_id``: when it ended by the rules, its
+    result stored and rated, and what its tournament's channel is told (the table's
+    places; the heat's standings once its last table is over)."""
+    row = await rows.game(db, game_id)
+    if row is None or row.status is not Status.OVER:
+        return ()
+    game = await load_game(db, row)
+    if game.state is None or game.state.result is None:
+        return ()
+    result = await record_result(db, game, rows.now())
+    table = await store.table_of_game(db, game_id)
+    if table is None:
+        return ()
+    tournament = await store.by_id(db, table[0])
+    if tournament is None:
+        return ()
+    names = {str(e.user): e.name for e in await store.entrants(db, tournament.id)}
+    places = ", ".join(
+        f"{_ordinal(p.place)} {names.get(p.player, p.player)}"
+        for p in sorted(result.places, key=lambda p: p.place)
+    )
+    lines = [f"Heat {table[1].heat}, table {table[1].number} is over: {places}."]
+    if result.rolloff is not None:
+        rolled = result.rolloff
+        lines.append(
+            f"The mutual was rolled off: {names.get(rolled.attacker, rolled.attacker)} "
+            f"rolled {' '.join(map(str, rolled.rolls))} ({rolled.hits} hits; 5 win)."
+        )
+    heat = await store.tables(db, tournament.id, table[1].heat)
+    if all(t.status == store.DONE for t in heat):
+        standing = await tournament_standings(db, tournament)
+        lines.append(f"Heat {table[1].heat} is over. Standings:")
+        lines.append(standings_text(standing, names))
+    return (Notice(tournament.channel, game_id, Message("\n".join(lines))),)
+
+
+def _ordinal(place: int) -> str:
+    return {1: "1st", 2: "2nd", 3: "3rd"}.get(place, f"{place}th")

@@ -1,0 +1,219 @@
+"""Opening a heat's tables: one channel (or private thread) per table, then its game.
+
+``tournament heat`` stores the tables as *opening*; the opener works through them one at
+a time: the transport opens the table's place (idempotently, by its name: a crash between
+opening it and keeping its id opens nothing twice), then the table's game is created,
+seated and started there in one transaction with its news, which pings its players. The
+opener runs after the heat is seated and again at start-up, so a bot stopped halfway
+finishes the job. Discord's pace is the transport's (it waits out a 429).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import zlib
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+from bot.competition.settings import BRACKET, TournamentSettings
+from bot.context import Caller, Context, Place
+from bot.handlers.lobby import start
+from bot.outbox.transport import Refused, Retry
+from bot.replies import Message, Replies
+from bot.storage import SeatRow, Status
+from bot.storage import games as rows
+from bot.storage import tournaments as store
+from bot.storage.record import Game, Settings, TableRef
+from bot.syntax import Args
+
+if TYPE_CHECKING:
+    from bot.service import GameService
+
+log = logging.getLogger(__name__)
+
+TOURNAMENT = Caller(0, "titanbot", organiser=True, on_behalf=True)
+"""Who opens and starts a tournament's tables."""
+TABLE_CHANNELS = 8_000_000_000
+"""Where the channel numbers of tables opened without a transport (tests, tools) start."""
+MOST_RETRIES = 8
+
+
+def table_name(settings: TournamentSettings, table: store.TableRow) -> str:
+    """The table's channel name: only public things (the heat and the table's number)."""
+    if settings.format == BRACKET:
+        return f"round-{table.heat}-match-{table.number:02d}"
+    return f"heat-{table.heat}-table-{table.number:02d}"
+
+
+def category_name(tournament: store.TournamentRow) -> str:
+    return f"{tournament.name} tables"[:100]
+
+
+class TableOpener:
+    """Opens every stored *opening* table, one at a time, in one background task."""
+
+    def __init__(self, service: GameService) -> None:
+        self.service = service
+        self._task: asyncio.Task[None] | None = None
+        self._again = False
+
+    def wake(self) -> None:
+        if self._task is not None and not self._task.done():
+            self._again = True
+            return
+        self._task = asyncio.create_task(self._run())
+
+    async def idle(self) -> None:
+        """Wait until every table asked for is open (tests, shutdown)."""
+        while self._task is not None and not self._task.done():
+            await asyncio.shield(self._task)
+
+    async def close(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            await asyncio.gather(self._task, return_exceptions=True)
+
+    async def _run(self) -> None:
+        while True:
+            self._again = False
+            await self.open_all()
+            if not self._again:
+                return
+
+    async def open_all(self) -> int:
+        """Open the tables waiting to be; how many were opened."""
+        async with self.service.db.reading() as db:
+            waiting = await store.opening_tables(db)
+        opened = 0
+        for tournament_id, table in waiting:
+            try:
+                opened += await self._open(tournament_id, table)
+            except Refused as exc:
+                await self._tell(tournament_id, f"⚠️ Table {table.number} could not open: {exc}")
+                return opened
+            except Exception:
+                log.exception("tournament %s: table %s failed", tournament_id, table.number)
+                return opened
+        for tournament_id, heat in dict.fromkeys((t, table.heat) for t, table in waiting):
+            await self._all_open(tournament_id, heat)
+        return opened
+
+    async def _all_open(self, tournament_id: int, heat: int) -> None:
+        """Tell the tournament's channel where the heat's tables are, once all are open."""
+        async with self.service.db.reading() as db:
+            tables = await store.tables(db, tournament_id, heat)
+        if not tables or any(t.status == store.OPENING for t in tables):
+            return
+        places = " ".join(f"<#{t.channel}>" for t in tables)
+        await self._tell(
+            tournament_id, f"All {len(tables)} tables of heat {heat} are open: {places}"
+        )
+
+    async def _open(self, tournament_id: int, table: store.TableRow) -> int:
+        async with self.service.db.reading() as db:
+            tournament = await store.by_id(db, tournament_id)
+        if tournament is None:
+            return 0
+        settings = TournamentSettings.from_json(tournament.settings)
+        channel = await self._place(tournament, settings, table)
+        replies = await self.service.change(
+            Place(channel, tournament.guild), TOURNAMENT, _starter(tournament, settings, table)
+        )
+        if replies.error:
+            text = replies.ephemeral.text if replies.ephemeral else "refused"
+            await self._tell(tournament.id, f"⚠️ Table {table.number} could not start: {text}")
+            return 0
+        return 1
+
+    async def _place(
+        self, tournament: store.TournamentRow, settings: TournamentSettings, table: store.TableRow
+    ) -> int:
+        name = table_name(settings, table)
+        deliverer = self.service.deliverer
+        if deliverer is None or tournament.guild is None:
+            key = f"{tournament.id}:{name}".encode()
+            return TABLE_CHANNELS + tournament.id * 100_000 + zlib.crc32(key) % 100_000
+        humans = tuple(u for u in table.players if u > 0)
+        for attempt in range(MOST_RETRIES):
+            try:
+                return await deliverer.transport.open_table(
+                    tournament.guild,
+                    category_name(tournament),
+                    name,
+                    humans,
+                    settings.threads,
+                    tournament.channel,
+                )
+            except Retry as exc:
+                await asyncio.sleep(exc.after if exc.after is not None else 2.0**attempt)
+        raise Refused(f"Discord kept refusing to open {name}; try `tournament heat` later")
+
+    async def _tell(self, tournament_id: int, text: str) -> None:
+        async with self.service.db.reading() as db:
+            tournament = await store.by_id(db, tournament_id)
+        if tournament is None:
+            return
+        place = Place(tournament.channel, tournament.guild)
+        await self.service.announce(place, Replies(public=Message(text)))
+
+
+def _starter(tournament: store.TournamentRow, settings: TournamentSettings, table: store.TableRow):  # type: ignore[no-untyped-def]
+    """The work that creates, seats and starts the table's game in its channel."""
+
+    async def work(ctx: Context, game: Game | None) -> Replies:
+        ref = TableRef(tournament.id, table.heat, table.number)
+        if game is not None and game.settings.table == ref:  # started, then stopped
+            async with ctx.db.transaction() as db:
+                await store.table_opened(
+                    db, tournament.id, table.heat, table.number, ctx.place.channel, game.id
+                )
+            return Replies()
+        if game is not None:
+            return Replies.refusal(f"game #{game.id} is open in that channel already")
+        async with ctx.db.reading() as db:
+            entrants = {e.user: e.name for e in await store.entrants(db, tournament.id)}
+        seats = [
+            SeatRow(seat, user, entrants.get(user, f"Player {seat + 1}"))
+            for seat, user in enumerate(table.players)
+        ]
+        humans = [u for u in table.players if u > 0]
+        game_settings = Settings(
+            host=humans[0] if humans else 0,
+            players=len(seats),
+            record_keeping=settings.record_keeping,
+            time_limit=settings.time_limit,
+            timing=settings.timing,
+            rated=settings.rated,
+            table=ref,
+        )
+        async with ctx.db.transaction() as db:
+            game_id = await rows.create_game(
+                db, ctx.place.channel, ctx.place.guild, game_settings.to_json()
+            )
+            await rows.set_seats(db, game_id, seats)
+        async with ctx.db.reading() as db:
+            row = await rows.game(db, game_id)
+        assert row is not None and row.status is Status.LOBBY
+        lobby = Game(row, tuple(seats))
+        replies = await start(ctx, lobby, Args("start", []))
+        async with ctx.db.transaction() as db:
+            await store.table_opened(
+                db, tournament.id, table.heat, table.number, ctx.place.channel, game_id
+            )
+        what = "match" if settings.format == BRACKET else "table"
+        head = (
+            f"**{tournament.name}**, {'round' if settings.format == BRACKET else 'heat'} "
+            f"{table.heat}, {what} {table.number}: "
+            + ", ".join(
+                f"<@{u}>" if u > 0 else s.name for u, s in zip(table.players, seats, strict=True)
+            )
+            + "."
+        )
+        public = replies.public
+        assert public is not None
+        text = f"{head}\n{public.text}"
+        mention = tuple(dict.fromkeys((*humans, *public.mention)))
+        return replace(replies, public=replace(public, text=text, mention=mention))
+
+    return work

@@ -1,0 +1,323 @@
+"""Tournaments as stored: the tournament, its entrants, its heats' tables, the results of
+finished games (every rated game's, tournament or not) and the ratings they gave.
+
+The rules of a tournament (seating, standings, ratings) are pure functions in
+:mod:`bot.tournament`; this module only reads and writes their rows.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+import aiosqlite
+
+from bot.storage.games import now
+
+SIGNUP, CLOSED, OVER = "signup", "closed", "over"
+OPENING, PLAYING, DONE = "opening", "playing", "over"
+
+
+@dataclass(frozen=True)
+class TournamentRow:
+    id: int
+    guild: int | None
+    name: str
+    status: str
+    settings: dict[str, Any]
+    seed: int
+    channel: int
+    """Where the organiser runs it (its news goes there)."""
+
+
+@dataclass(frozen=True)
+class EntrantRow:
+    user: int
+    name: str
+    joined: int
+    """The order of sign-up (1, 2, …)."""
+    eliminator_from: int | None = None
+    """The heat from which the entrant plays as an eliminator only, if any."""
+
+
+@dataclass(frozen=True)
+class TableRow:
+    heat: int
+    number: int
+    players: tuple[int, ...]
+    status: str
+    channel: int | None = None
+    game: int | None = None
+
+
+@dataclass(frozen=True)
+class ResultRow:
+    game: int
+    guild: int | None
+    tournament: int | None
+    heat: int | None
+    finished_at: str
+    rated: bool
+    result: dict[str, Any]
+
+
+_TOURNAMENT = "id, guild, name, status, settings, seed, channel"
+
+
+def _tournament(row: Iterable[Any]) -> TournamentRow:
+    id_, guild, name, status, settings, seed, channel = row
+    return TournamentRow(id_, guild, name, status, json.loads(settings), seed, channel)
+
+
+async def create(
+    db: aiosqlite.Connection,
+    guild: int | None,
+    name: str,
+    settings: dict[str, Any],
+    seed: int,
+    channel: int,
+) -> int:
+    cursor = await db.execute(
+        "INSERT INTO tournaments (guild, name, status, settings, seed, channel, created_at)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?)",
+        (guild, name, SIGNUP, json.dumps(settings, sort_keys=True), seed, channel, now()),
+    )
+    assert cursor.lastrowid is not None
+    return cursor.lastrowid
+
+
+async def named(db: aiosqlite.Connection, guild: int | None, name: str) -> TournamentRow | None:
+    async with db.execute(
+        f"SELECT {_TOURNAMENT} FROM tournaments WHERE coalesce(guild, 0) = ?"
+        " AND name = ? COLLATE NOCASE",
+        (guild or 0, name),
+    ) as cursor:
+        row = await cursor.fetchone()
+    return _tournament(row) if row else None
+
+
+async def by_id(db: aiosqlite.Connection, tournament: int) -> TournamentRow | None:
+    async with db.execute(
+        f"SELECT {_TOURNAMENT} FROM tournaments WHERE id = ?", (tournament,)
+    ) as cursor:
+        row = await cursor.fetchone()
+    return _tournament(row) if row else None
+
+
+async def of_guild(db: aiosqlite.Connection, guild: int | None) -> list[TournamentRow]:
+    async with db.execute(
+        f"SELECT {_TOURNAMENT} FROM tournaments WHERE coalesce(guild, 0) = ? ORDER BY id",
+        (guild or 0,),
+    ) as cursor:
+        return [_tournament(r) async for r in cursor]
+
+
+async def set_status(db: aiosqlite.Connection, tournament: int, status: str) -> None:
+    await db.execute("UPDATE tournaments SET status = ? WHERE id = ?", (status, tournament))
+
+
+# --- entrants ---------------------------------------------------------------------------------
+async def entrants(db: aiosqlite.Connection, tournament: int) -> list[EntrantRow]:
+    async with db.execute(
+        "SELECT user, name, joined, eliminator_from FROM entrants WHERE tournament = ?"
+        " ORDER BY joined",
+        (tournament,),
+    ) as cursor:
+        return [EntrantRow(*r) async for r in cursor]
+
+
+async def add_entrant(db: aiosqlite.Connection, tournament: int, user: int, name: str) -> bool:
+    """Sign ``user`` up; False when they were already."""
+    async with db.execute(
+        "SELECT coalesce(max(joined), 0) + 1 FROM entrants WHERE tournament = ?", (tournament,)
+    ) as cursor:
+        row = await cursor.fetchone()
+    assert row is not None
+    cursor = await db.execute(
+        "INSERT INTO entrants (tournament, user, name, joined) VALUES (?, ?, ?, ?)"
+        " ON CONFLICT DO NOTHING",
+        (tournament, user, name, int(row[0])),
+    )
+    return cursor.rowcount > 0
+
+
+async def remove_entrant(db: aiosqlite.Connection, tournament: int, user: int) -> bool:
+    cursor = await db.execute(
+        "DELETE FROM entrants WHERE tournament = ? AND user = ?", (tournament, user)
+    )
+    return cursor.rowcount > 0
+
+
+async def set_eliminator(db: aiosqlite.Connection, tournament: int, user: int, heat: int) -> None:
+    await db.execute(
+        "UPDATE entrants SET eliminator_from = ? WHERE tournament = ? AND user = ?",
+        (heat, tournament, user),
+    )
+
+
+# --- tables -----------------------------------------------------------------------------------
+def _table(row: Iterable[Any]) -> TableRow:
+    heat, number, players, status, channel, game = row
+    return TableRow(heat, number, tuple(json.loads(players)), status, channel, game)
+
+
+_TABLE = "heat, number, players, status, channel, game"
+
+
+async def tables(
+    db: aiosqlite.Connection, tournament: int, heat: int | None = None
+) -> list[TableRow]:
+    async with db.execute(
+        f"SELECT {_TABLE} FROM tables WHERE tournament = ? AND (? IS NULL OR heat = ?)"
+        " ORDER BY heat, number",
+        (tournament, heat, heat),
+    ) as cursor:
+        return [_table(r) async for r in cursor]
+
+
+async def add_tables(
+    db: aiosqlite.Connection, tournament: int, heat: int, seated: Iterable[tuple[int, ...]]
+) -> None:
+    await db.executemany(
+        "INSERT INTO tables (tournament, heat, number, players, status) VALUES (?, ?, ?, ?, ?)",
+        [
+            (tournament, heat, number, json.dumps(list(players)), OPENING)
+            for number, players in enumerate(seated, start=1)
+        ],
+    )
+
+
+async def table_opened(
+    db: aiosqlite.Connection, tournament: int, heat: int, number: int, channel: int, game: int
+) -> None:
+    await db.execute(
+        "UPDATE tables SET status = ?, channel = ?, game = ?"
+        " WHERE tournament = ? AND heat = ? AND number = ?",
+        (PLAYING, channel, game, tournament, heat, number),
+    )
+
+
+async def table_of_game(db: aiosqlite.Connection, game: int) -> tuple[int, TableRow] | None:
+    """The tournament and table a game is played at, if any."""
+    async with db.execute(
+        f"SELECT tournament, {_TABLE} FROM tables WHERE game = ?", (game,)
+    ) as cursor:
+        row = await cursor.fetchone()
+    return (int(row[0]), _table(row[1:])) if row else None
+
+
+async def table_over(db: aiosqlite.Connection, game: int) -> None:
+    await db.execute("UPDATE tables SET status = ? WHERE game = ?", (DONE, game))
+
+
+async def opening_tables(db: aiosqlite.Connection) -> list[tuple[int, TableRow]]:
+    """Every table still to be opened, in every tournament (a heat being seated)."""
+    async with db.execute(
+        f"SELECT tournament, {_TABLE} FROM tables WHERE status = ? ORDER BY tournament, heat,"
+        " number",
+        (OPENING,),
+    ) as cursor:
+        return [(int(r[0]), _table(r[1:])) async for r in cursor]
+
+
+# --- results and ratings ----------------------------------------------------------------------
+async def add_result(db: aiosqlite.Connection, row: ResultRow) -> bool:
+    """Store a finished game's result once; False when it was stored already."""
+    cursor = await db.execute(
+        "INSERT INTO results (game, guild, tournament, heat, finished_at, rated, result)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
+        (
+            row.game,
+            row.guild,
+            row.tournament,
+            row.heat,
+            row.finished_at,
+            int(row.rated),
+            json.dumps(row.result, sort_keys=True),
+        ),
+    )
+    return cursor.rowcount > 0
+
+
+def _result(r: Iterable[Any]) -> ResultRow:
+    game, guild, tournament, heat, finished_at, rated, result = r
+    return ResultRow(game, guild, tournament, heat, finished_at, bool(rated), json.loads(result))
+
+
+_RESULT = "game, guild, tournament, heat, finished_at, rated, result"
+
+
+async def results_of_tournament(db: aiosqlite.Connection, tournament: int) -> list[ResultRow]:
+    async with db.execute(
+        f"SELECT {_RESULT} FROM results WHERE tournament = ? ORDER BY finished_at, game",
+        (tournament,),
+    ) as cursor:
+        return [_result(r) async for r in cursor]
+
+
+async def rated_results(db: aiosqlite.Connection, guild: int | None) -> list[ResultRow]:
+    """The rated results of a server (None: the terminal's), in the order they finished."""
+    async with db.execute(
+        f"SELECT {_RESULT} FROM results WHERE rated = 1 AND coalesce(guild, 0) = ?"
+        " ORDER BY finished_at, game",
+        (guild or 0,),
+    ) as cursor:
+        return [_result(r) async for r in cursor]
+
+
+async def ratings(
+    db: aiosqlite.Connection, guild: int | None, users: Iterable[int] | None = None
+) -> dict[int, tuple[float, float, int]]:
+    """user → (mu, sigma, games) in a server."""
+    async with db.execute(
+        "SELECT user, mu, sigma, games FROM ratings WHERE guild = ?", (guild or 0,)
+    ) as cursor:
+        found = {int(r[0]): (float(r[1]), float(r[2]), int(r[3])) async for r in cursor}
+    if users is None:
+        return found
+    wanted = set(users)
+    return {u: v for u, v in found.items() if u in wanted}
+
+
+async def set_ratings(
+    db: aiosqlite.Connection, guild: int | None, values: dict[int, tuple[float, float, int]]
+) -> None:
+    await db.executemany(
+        "INSERT INTO ratings (guild, user, mu, sigma, games) VALUES (?, ?, ?, ?, ?)"
+        " ON CONFLICT (guild, user) DO UPDATE SET mu = excluded.mu, sigma = excluded.sigma,"
+        " games = excluded.games",
+        [(guild or 0, user, mu, sigma, games) for user, (mu, sigma, games) in values.items()],
+    )
+
+
+async def names_of(db: aiosqlite.Connection, users: Iterable[int]) -> dict[int, str]:
+    """The name each user last took a seat under (or signed up with)."""
+    wanted = sorted(set(users))
+    found: dict[int, str] = {}
+    for start in range(0, len(wanted), 500):
+        part = wanted[start : start + 500]
+        marks = ", ".join("?" * len(part))
+        async with db.execute(
+            f"SELECT user, name FROM entrants WHERE user IN ({marks})"
+            f" UNION ALL SELECT user, name FROM seats WHERE user IN ({marks})",
+            (*part, *part),
+        ) as cursor:
+            found.update({int(r[0]): str(r[1]) async for r in cursor})
+    return found
+
+
+async def log(db: aiosqlite.Connection, tournament: int, text: str) -> None:
+    """Note what the tournament decided (a roll, a ruling) in its log."""
+    await db.execute(
+        "INSERT INTO tournament_log (tournament, at, text) VALUES (?, ?, ?)",
+        (tournament, now(), text),
+    )
+
+
+async def logged(db: aiosqlite.Connection, tournament: int) -> list[tuple[str, str]]:
+    async with db.execute(
+        "SELECT at, text FROM tournament_log WHERE tournament = ? ORDER BY id", (tournament,)
+    ) as cursor:
+        return [(str(r[0]), str(r[1])) async for r in cursor]
