@@ -113,7 +113,7 @@ class Notice:
     """A message for the channel of another game than the command's."""
 
     channel: int
-    game: int
+    game: int | None
     message: Message
 
 

@@ -41,6 +41,8 @@ from typing import Any
 
 import aiosqlite
 
+from bot.competition.results import game_ended
+from bot.competition.tables import TableOpener
 from bot.config import NO_LIMITS, Limits
 from bot.context import Caller, Context, Place, Version
 from bot.handlers.ai_seats import ai_caller, ai_choice, ai_play, merge, waiting_ai
@@ -97,6 +99,8 @@ WITHOUT_GAME = frozenset(
         "reminders",
         "quiet",
         "away",
+        "tournament",
+        "ratings",
     }
 )
 """Verbs that mean something in a channel without a game; any other verb in a channel
@@ -176,6 +180,8 @@ class GameService:
         """Who says what the outbox holds (:meth:`deliver_with`); without one it waits."""
         self.scheduler: Scheduler | None = None
         """Who acts when things fall due (:meth:`keep_time`); without one nothing does."""
+        self.tables = TableOpener(self)
+        """Opens the tables of a tournament's heat (:mod:`bot.competition.tables`)."""
         rate = limits.commands_per_minute
         self._rate = CommandRate(rate, limits.command_burst, clock) if rate else None
         self.timing = timing
@@ -191,6 +197,7 @@ class GameService:
         return cls(await Database.open(path), **options)
 
     async def close(self) -> None:
+        await self.tables.close()
         if self.scheduler is not None:
             await self.scheduler.close()
         if self.deliverer is not None:
@@ -211,6 +218,7 @@ class GameService:
         if self.scheduler is None:
             self.scheduler = Scheduler(self)
             await self.scheduler.start()
+            self.tables.wake()  # a heat's tables left half open by a stop
         return self.scheduler
 
     async def _draw(
@@ -307,6 +315,8 @@ class GameService:
                 if stores(command):
                     run = partial(self._dispatch, command=command, game=game)
                     replies = await self._stored(place, caller, run, game, reply_to, note)
+                    if isinstance(command, Command) and command.verb == "tournament":
+                        self.tables.wake()  # a heat seated: its tables open
                 else:
                     ctx = self._context(place, caller)
                     replies = await self._dispatch(ctx, command=command, game=game)
@@ -418,6 +428,8 @@ class GameService:
             await plan(unit.connection, now, self.wall_clock.now(), by_timeout=by_timeout)
         elif before is not None:  # over or cancelled: nothing of it falls due any more
             await due.forget(unit.connection, before.id)
+            ended = await game_ended(unit.connection, before.id)
+            replies = replace(replies, elsewhere=(*replies.elsewhere, *ended))
         if replies.public is not None and now is not None and now.state is not None:
             offers = Offers(now.id, now.n, tuple(public_offers(now.state)))
             replies = replace(replies, public=replace(replies.public, offers=offers))
@@ -506,6 +518,16 @@ class GameService:
             if done is not None:
                 await done(unit.connection)
             replies = await self._told(unit, place, SCHEDULER, replies, None, game)
+        self._wake(place.channel, replies)
+        return replies
+
+    async def announce(self, place: Place, replies: Replies) -> Replies:
+        """Store what the bot says of its own accord where no game is being played (a
+        tournament's news in its organiser's channel)."""
+        async with self.lock(place.channel), self.db.unit() as unit:
+            told = Told(place, SCHEDULER)
+            count = await write(unit.connection, told, replies)
+        replies = replace(replies, stored=count > 0)
         self._wake(place.channel, replies)
         return replies
 

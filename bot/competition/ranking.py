@@ -69,21 +69,28 @@ def standings_text(table: Standings, names: dict[str, str], limit: int = 40) -> 
         for r in table.rows[:limit]
     ]
     widths = [max(len(line[i]) for line in [head, *body]) for i in range(len(head))]
-    lines = [
-        "  ".join(
-            c.ljust(w) if i == 1 else c.rjust(w)
-            for i, (c, w) in enumerate(zip(line, widths, strict=True))
-        ).rstrip()
-        for line in [head, *body]
-    ]
+    lines = [_row(line, widths) for line in [head, *body]]
     more = f"\n… and {len(table.rows) - limit} more" if len(table.rows) > limit else ""
     return "```\n" + "\n".join(lines) + "\n```" + more
+
+
+def _row(cells: list[str], widths: list[int]) -> str:
+    shown = [
+        c.ljust(w) if i == 1 else c.rjust(w)
+        for i, (c, w) in enumerate(zip(cells, widths, strict=True))
+    ]
+    return "  ".join(shown).rstrip()
 
 
 def _figure(value: int | Fraction) -> str:
     if isinstance(value, Fraction):
         return f"{-float(value):.2f}"
     return str(value)
+
+
+async def rankable(db: aiosqlite.Connection, users: list[int]) -> dict[str, str]:
+    """A name for each user: the one they last played under."""
+    return {str(u): name for u, name in (await store.names_of(db, users)).items()}
 
 
 async def server_ratings(db: aiosqlite.Connection, guild: int | None) -> dict[str, Rating]:

@@ -75,11 +75,8 @@ async def apply_rating(db: aiosqlite.Connection, guild: int | None, result: Game
     known = await store.ratings(db, guild, users)
     before = {str(u): Rating(*known[u]) for u in known}
     after = rate(before, result)
-    await store.set_ratings(
-        db,
-        guild,
-        {int(p): (r.mu, r.sigma, r.games) for p, r in after.items() if p in result.players},
-    )
+    moved = {int(p): (r.mu, r.sigma, r.games) for p, r in after.items() if p in result.players}
+    await store.set_ratings(db, guild, moved)
 
 
 async def game_ended(db: aiosqlite.Connection, game_id: int) -> tuple[Notice, ...]:

@@ -105,8 +105,11 @@ def _option(settings: TournamentSettings, word: str, args: Args, now: float) -> 
         return replace(settings, min_players=least, max_players=number(high or low, "players"))
     if word in ("heats", "advance", "count"):
         value = number(args.take(f"the number of {word}"), word, least=1, most=99)
-        field = {"heats": "heats", "advance": "advance", "count": "max_games"}[word]
-        return replace(settings, **{field: value})
+        if word == "heats":
+            return replace(settings, heats=value)
+        if word == "advance":
+            return replace(settings, advance=value)
+        return replace(settings, max_games=value)
     if word == "scheme":
         chosen = args.take("wbc_points, wbc_classic, wins or average_place").lower()
         try:

@@ -202,14 +202,9 @@ def _starter(tournament: store.TournamentRow, settings: TournamentSettings, tabl
                 db, tournament.id, table.heat, table.number, ctx.place.channel, game_id
             )
         what = "match" if settings.format == BRACKET else "table"
-        head = (
-            f"**{tournament.name}**, {'round' if settings.format == BRACKET else 'heat'} "
-            f"{table.heat}, {what} {table.number}: "
-            + ", ".join(
-                f"<@{u}>" if u > 0 else s.name for u, s in zip(table.players, seats, strict=True)
-            )
-            + "."
-        )
+        who = ", ".join(f"<@{s.user}>" if s.user > 0 else s.name for s in seats)
+        stage = "round" if settings.format == BRACKET else "heat"
+        head = f"**{tournament.name}**, {stage} {table.heat}, {what} {table.number}: {who}."
         public = replies.public
         assert public is not None
         text = f"{head}\n{public.text}"

@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Awaitable, Callable, Sequence
 
+from bot.competition.verbs import ratings
 from bot.context import Context
 from bot.handlers.choosing import choices
 from bot.handlers.mine import mygames
@@ -252,4 +253,5 @@ INFO: dict[str, InfoHandler] = {
     "dms": dms,
     "reminders": reminders,
     "quiet": quiet,
+    "ratings": ratings,
 }

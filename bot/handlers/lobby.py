@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from dataclasses import replace
 
+from bot.competition.verbs import tournament
 from bot.context import Context
 from bot.handlers.away import away
 from bot.handlers.clock import settings
@@ -345,4 +346,5 @@ LOBBY: dict[str, LobbyHandler] = {
     "cancel": cancel,
     "settings": settings,
     "away": away,
+    "tournament": tournament,
 }

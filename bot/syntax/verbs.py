@@ -120,6 +120,11 @@ _LOBBY = (
         "change the game's clock (the host or an organiser)",
     ),
     (
+        "tournament",
+        "tournament create|join|leave|add|close|heat|standings|status NAME …",
+        "tournaments: sign up, and (organisers) run them",
+    ),
+    (
         "away",
         "away until DATE [standin ai|@user] | away off",
         "you are away: your clocks stop, or the computer or someone plays for you",
@@ -140,6 +145,7 @@ _INFO = (
     ("dms", "dms on|off", "whether I send you private news by direct message", ()),
     ("reminders", "reminders on|off", "whether I remind you that a game waits for you", ()),
     ("quiet", "quiet HH:MM-HH:MM [ZONE]|off", "hours when no reminder wakes you", ()),
+    ("ratings", "ratings", "the server's rating leaderboard", ()),
     ("export", "export [GAME]", "organisers: the game's record as a file (every legion)", ()),
 )
 for _name, _usage, _summary in _LOBBY:

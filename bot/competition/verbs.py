@@ -1,0 +1,275 @@
+"""The tournament commands: ``tournament create|join|leave|add|close|heat|standings|status``
+and ``ratings``.
+
+Organisers (Manage Server or the server's organiser role on Discord; the terminal's
+user) create, fill, close and seat a tournament; anyone may join while sign-up is open,
+and see the standings and the ratings. A tournament is named within its server.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+
+import aiosqlite
+
+from bot.competition.ranking import (
+    rankable,
+    ranked_entrants,
+    ratings_text,
+    server_ratings,
+    standings_text,
+    tournament_standings,
+)
+from bot.competition.settings import BRACKET, TournamentSettings, read_settings
+from bot.context import Context
+from bot.names import clean
+from bot.narration.describe import waiting_for
+from bot.replies import Message, Replies
+from bot.storage import games as rows
+from bot.storage import tournaments as store
+from bot.storage.games import ai_user
+from bot.storage.record import Game, load_game
+from bot.syntax import Args
+from bot.syntax.words import number, user
+from bot.tournament.errors import TournamentError
+from bot.tournament.seating import seat_heat
+from engine.errors import IllegalAction, InvalidNotation
+
+Handler = Callable[[Context, Args], Awaitable[Replies]]
+MOST_AI_ENTRANTS = 64
+
+
+async def tournament(ctx: Context, game: Game | None, args: Args) -> Replies:
+    """``tournament SUBCOMMAND NAME …``."""
+    sub = args.take("create, join, leave, add, close, heat, standings or status").lower()
+    handler = SUBCOMMANDS.get(sub)
+    if handler is None:
+        raise InvalidNotation(f"tournament: {', '.join(SUBCOMMANDS)}; not {sub!r}")
+    async with ctx.seating:  # one tournament change at a time, across channels
+        return await handler(ctx, args)
+
+
+def _organiser(ctx: Context, what: str) -> None:
+    if not ctx.caller.organiser:
+        raise IllegalAction(f"only an organiser may {what} (Manage Server, or the organiser role)")
+
+
+async def _named(db: aiosqlite.Connection, ctx: Context, name: str) -> store.TournamentRow:
+    found = await store.named(db, ctx.place.guild, name)
+    if found is None:
+        raise IllegalAction(f"there is no tournament {name!r} here: see `tournament create`")
+    return found
+
+
+async def create(ctx: Context, args: Args) -> Replies:
+    _organiser(ctx, "create a tournament")
+    name = args.take("the tournament's name").strip()
+    if not 1 <= len(name) <= 40 or any(not (c.isalnum() or c in " -_'") for c in name):
+        raise InvalidNotation("a tournament's name: 1 to 40 letters, digits, spaces or -_'")
+    settings = read_settings(args, ctx.timing, ctx.now())
+    args.finish()
+    seed = ctx.seeds()
+    async with ctx.db.transaction() as db:
+        if await store.named(db, ctx.place.guild, name) is not None:
+            raise IllegalAction(f"there is a tournament {name!r} here already")
+        await store.create(db, ctx.place.guild, name, settings.to_json(), seed, ctx.place.channel)
+    text = (
+        f"🏆 Tournament **{name}** is open for sign-up: {settings.describe()}. "
+        f"Join with `tournament join {name}`."
+    )
+    return Replies(public=Message(text))
+
+
+async def join(ctx: Context, args: Args) -> Replies:
+    name = args.take("the tournament's name")
+    args.finish()
+    async with ctx.db.transaction() as db:
+        found = await _named(db, ctx, name)
+        if found.status != store.SIGNUP:
+            raise IllegalAction(f"sign-up for {found.name} is closed")
+        if not await store.add_entrant(db, found.id, ctx.caller.user, _clean(ctx.caller.name)):
+            raise IllegalAction(f"you are signed up for {found.name} already")
+        count = len(await store.entrants(db, found.id))
+    return Replies(public=Message(f"**{_clean(ctx.caller.name)}** joined {found.name} ({count})."))
+
+
+async def leave(ctx: Context, args: Args) -> Replies:
+    name = args.take("the tournament's name")
+    args.finish()
+    async with ctx.db.transaction() as db:
+        found = await _named(db, ctx, name)
+        if found.status != store.SIGNUP:
+            raise IllegalAction(f"sign-up for {found.name} is closed: an organiser can help")
+        if not await store.remove_entrant(db, found.id, ctx.caller.user):
+            raise IllegalAction(f"you are not signed up for {found.name}")
+    return Replies(public=Message(f"**{_clean(ctx.caller.name)}** left {found.name}."))
+
+
+async def add(ctx: Context, args: Args) -> Replies:
+    """``tournament add NAME @user …`` or ``tournament add NAME ai N`` (computer players)."""
+    _organiser(ctx, "add entrants")
+    name = args.take("the tournament's name")
+    added: list[tuple[int, str]] = []
+    if (args.peek() or "").lower() == "ai":
+        args.take("ai")
+        count = number(args.take("how many"), "computer players", least=1, most=MOST_AI_ENTRANTS)
+        added = [(ai_user(i), f"AI {i}") for i in range(1, count + 1)]
+    else:
+        while args.peek() is not None:
+            who = user(args.take("@user"))
+            added.append((who, f"<@{who}>"))
+    args.finish()
+    if not added:
+        raise InvalidNotation("tournament add: name the entrants (mention them), or `ai N`")
+    async with ctx.db.transaction() as db:
+        found = await _named(db, ctx, name)
+        if found.status != store.SIGNUP:
+            raise IllegalAction(f"sign-up for {found.name} is closed")
+        new = [n for u, n in added if await store.add_entrant(db, found.id, u, n)]
+        count = len(await store.entrants(db, found.id))
+    return Replies(public=Message(f"{len(new)} entrants added to {found.name} ({count} in all)."))
+
+
+async def close(ctx: Context, args: Args) -> Replies:
+    _organiser(ctx, "close sign-up")
+    name = args.take("the tournament's name")
+    args.finish()
+    async with ctx.db.transaction() as db:
+        found = await _named(db, ctx, name)
+        if found.status != store.SIGNUP:
+            raise IllegalAction(f"sign-up for {found.name} is closed already")
+        entrants = await store.entrants(db, found.id)
+        settings = TournamentSettings.from_json(found.settings)
+        if len(entrants) < settings.min_players:
+            raise IllegalAction(f"{found.name} needs at least {settings.min_players} entrants")
+        await store.set_status(db, found.id, store.CLOSED)
+    return Replies(
+        public=Message(
+            f"Sign-up for **{found.name}** is closed: {len(entrants)} entrants. "
+            f"An organiser seats the first heat with `tournament heat {found.name}`."
+        )
+    )
+
+
+async def heat(ctx: Context, args: Args) -> Replies:
+    """Seat the next heat: tables as even as possible, the best players apart, repeat
+    opponents few; the tables then open one by one (:mod:`bot.competition.tables`)."""
+    _organiser(ctx, "seat a heat")
+    name = args.take("the tournament's name")
+    args.finish()
+    async with ctx.db.transaction() as db:
+        found = await _named(db, ctx, name)
+        settings = TournamentSettings.from_json(found.settings)
+        if found.status == store.SIGNUP:
+            raise IllegalAction(f"close sign-up first: `tournament close {found.name}`")
+        if found.status == store.OVER:
+            raise IllegalAction(f"{found.name} is over")
+        if settings.format == BRACKET:
+            raise IllegalAction("a bracket is seated round by round with `tournament advance`")
+        tables = await store.tables(db, found.id)
+        if any(t.status != store.DONE for t in tables):
+            raise IllegalAction("the heat under way is not over yet: see `tournament status`")
+        number_ = max((t.heat for t in tables), default=0) + 1
+        if number_ > settings.heats:
+            raise IllegalAction(f"{found.name} has played its {settings.heats} heats")
+        ranked = await ranked_entrants(db, found)
+        history = [tuple(str(u) for u in t.players) for t in tables]
+        try:
+            seating = seat_heat(
+                [str(e.user) for e in ranked],
+                settings.min_players,
+                settings.max_players,
+                history,
+                seed=found.seed + number_,
+            )
+        except TournamentError as exc:
+            raise IllegalAction(str(exc)) from exc
+        seated = [tuple(int(p) for p in table) for table in seating.tables]
+        await store.add_tables(db, found.id, number_, seated)
+        await store.log(
+            db, found.id, f"heat {number_} seated: {seating.sizes}, draws {list(seating.draws)}"
+        )
+    names = {e.user: e.name for e in ranked}
+    lines = [
+        f"Heat {number_} of **{found.name}**: {len(seated)} tables "
+        f"({'-'.join(map(str, seating.sizes))}), opening now."
+    ]
+    lines += [
+        f"Table {i}: " + ", ".join(names.get(u, str(u)) for u in table)
+        for i, table in enumerate(seated, start=1)
+    ]
+    if seating.repeats:
+        lines.append(f"({seating.repeats} pairs meet again: no seating avoided it.)")
+    return Replies(public=Message("\n".join(lines)))
+
+
+async def standings(ctx: Context, args: Args) -> Replies:
+    name = args.take("the tournament's name")
+    args.finish()
+    async with ctx.db.reading() as db:
+        found = await _named(db, ctx, name)
+        table = await tournament_standings(db, found)
+        names = {str(e.user): e.name for e in await store.entrants(db, found.id)}
+    if not table.rows:
+        return Replies.answer(f"No game of {found.name} has finished yet.")
+    settings = TournamentSettings.from_json(found.settings)
+    head = f"**{found.name}** standings ({settings.scheme.value}; * advances):"
+    return Replies.answer(f"{head}\n{standings_text(table, names)}")
+
+
+async def status(ctx: Context, args: Args) -> Replies:
+    """The organiser's desk: every table, its turn, whom it waits for and since when."""
+    _organiser(ctx, "see the tournament desk")
+    name = args.take("the tournament's name")
+    args.finish()
+    async with ctx.db.reading() as db:
+        found = await _named(db, ctx, name)
+        tables = await store.tables(db, found.id)
+        entrants = await store.entrants(db, found.id)
+        lines = [f"**{found.name}** ({found.status}): {len(entrants)} entrants."]
+        for t in tables:
+            lines.append(await _desk_line(db, t))
+    if not tables:
+        lines.append("No heat seated yet.")
+    return Replies.answer("\n".join(lines))
+
+
+async def _desk_line(db: aiosqlite.Connection, table: store.TableRow) -> str:
+    where = f"<#{table.channel}>" if table.channel else "(opening)"
+    head = f"- heat {table.heat} table {table.number} {where}:"
+    if table.status != store.PLAYING or table.game is None:
+        return f"{head} {table.status}"
+    row = await rows.game(db, table.game)
+    if row is None:
+        return f"{head} game missing"
+    game = await load_game(db, row)
+    if game.state is None:
+        return f"{head} not started"
+    seat, task = waiting_for(game.state)
+    who = game.name_of(seat) if seat is not None else "nobody"
+    return f"{head} game #{game.id}, turn {game.state.turn.number}, waiting for {who} to {task}"
+
+
+async def ratings(ctx: Context, game: Game | None, args: Args) -> Replies:
+    """The server's leaderboard (``ratings``)."""
+    args.finish()
+    async with ctx.db.reading() as db:
+        rated = await server_ratings(db, ctx.place.guild)
+        names = await rankable(db, [int(p) for p in rated])
+    return Replies.answer(f"Ratings (mu − 3σ, openskill):\n{ratings_text(rated, names)}")
+
+
+def _clean(name: str) -> str:
+    return clean(name) or "player"
+
+
+SUBCOMMANDS: dict[str, Handler] = {
+    "create": create,
+    "join": join,
+    "leave": leave,
+    "add": add,
+    "close": close,
+    "heat": heat,
+    "standings": standings,
+    "status": status,
+}

@@ -1,0 +1,62 @@
+"""A whole tournament in the service: 13 computer entrants, three heats of 3–4-player
+tables, every game played to its end; places, standings, separation and ratings."""
+
+from __future__ import annotations
+
+import itertools
+
+from bot.competition.ranking import rebuilt_ratings, server_ratings, tournament_standings
+from bot.context import Caller, Place
+from bot.service import GameService
+from bot.storage import Database
+from bot.storage import tournaments as store
+
+HERE = Place(5)
+ORGANISER = Caller(300_000_000_000_000_001, "Org", organiser=True)
+MOST_ADVANCES = 200
+
+
+async def play_out(service: GameService, channel: int) -> None:
+    for _ in range(MOST_ADVANCES):
+        if await service.game_in(channel) is None:
+            return
+        await service.advance(Place(channel), limit=2000)
+    raise AssertionError(f"the game in {channel} did not end")
+
+
+async def test_a_three_heat_tournament_of_computers_runs_to_its_standings(db_path):
+    seeds = itertools.count(100)
+    database = await Database.open(db_path, synchronous="OFF")  # no fsync: many AI actions
+    service = GameService(database, seeds=lambda: next(seeds))
+    try:
+        for text in (
+            "tournament create Winter players 3-4 heats 3 advance 4",
+            "tournament add Winter ai 13",
+            "tournament close Winter",
+        ):
+            replies = await service.submit(HERE, ORGANISER, text)
+            assert not replies.error, (text, replies.ephemeral)
+        for heat in (1, 2, 3):
+            seated = await service.submit(HERE, ORGANISER, "tournament heat Winter")
+            assert not seated.error, seated.ephemeral
+            await service.tables.idle()
+            async with service.db.reading() as db:
+                found = await store.named(db, None, "Winter")
+                assert found is not None
+                tables = await store.tables(db, found.id, heat)
+            assert sorted(len(t.players) for t in tables) == [3, 3, 3, 4]
+            assert all(t.status in (store.PLAYING, store.DONE) and t.channel for t in tables)
+            for table in tables:
+                assert table.channel is not None
+                await play_out(service, table.channel)
+        async with service.db.reading() as db:
+            results = await store.results_of_tournament(db, found.id)
+            table = await tournament_standings(db, found)
+            incremental = await server_ratings(db, None)
+            rebuilt = await rebuilt_ratings(db, None)
+        assert len(results) == 12
+        assert len(table.rows) == 13 and sum(r.advancing for r in table.rows) == 4
+        assert all(r.own.games == 3 for r in table.rows)
+        assert incremental == rebuilt
+    finally:
+        await service.close()
