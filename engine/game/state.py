@@ -41,6 +41,14 @@ class Options:
     """A house limit (errata 7.0 sets none): the take-backs (``UndoSplit``, ``TakeBack``,
     ``TakeBackManeuver``) a player may make in one split or movement phase, or in one
     battle maneuver phase; beyond it a take-back is refused, so that a phase always ends."""
+    # The start rules of two-player tournaments (the World Boardgaming Championships'
+    # 2-player event), each an option of its own.
+    opposite_towers: bool = False
+    """With exactly 2 players the towers are opposite each other: one d6 picks the pair
+    (1–2: 100/400, 3–4: 200/500, 5–6: 300/600), a second which seat takes which (1–3:
+    the first seat the lower tower, 4–6 the higher), instead of the rolls of RULES §1.6
+    step 1. Colours and turn order then follow §1.6 as usual. ``new_game`` refuses the
+    option for any other number of players."""
 
 
 @dataclass(frozen=True)
