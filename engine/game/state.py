@@ -49,6 +49,11 @@ class Options:
     the first seat the lower tower, 4–6 the higher), instead of the rolls of RULES §1.6
     step 1. Colours and turn order then follow §1.6 as usual. ``new_game`` refuses the
     option for any other number of players."""
+    first_turn_rerolls: bool = False
+    """On a player's own first turn a movement roll of 2 or 5 may be rerolled, as often as
+    it comes up 2 or 5, before any legion has moved (or after taking back every move).
+    This *is* the mulligan of such a game, replacing RULES §4.3's single reroll: any 2 or
+    5 may be rerolled, no other number may, however many rerolls came before."""
 
 
 @dataclass(frozen=True)
