@@ -35,6 +35,7 @@ from engine.movement import (
     check_move,
     has_normal_move,
     legal_moves,
+    tower_teleports,
 )
 from engine.reveals import teleport_lords
 
@@ -54,6 +55,7 @@ def move_context(state: GameState, legion: Legion) -> MoveContext:
         enemy=enemy,
         score=state.player(legion.owner).score,
         teleported_this_turn=any(m.kind is not MoveKind.NORMAL for m in state.turn.moves),
+        towers_barred=state.turn.first_turn and state.options.first_turn_teleport_no_tower,
     )
 
 
@@ -109,6 +111,10 @@ def _kind_for(ctx: MoveContext, action: Move) -> MoveKind:
     if action.kind is not None:
         return action.kind
     options = [o for o in legal_moves(ctx) if o.destination == action.land]
+    if not options and ctx.towers_barred:
+        # A Tower that only the first-turn bar keeps out: refuse it as the teleport it is.
+        unbarred = tower_teleports(replace(ctx, towers_barred=False))
+        options = [o for o in unbarred if o.destination == action.land]
     kinds = {o.kind for o in options}
     return MoveKind.NORMAL if MoveKind.NORMAL in kinds or len(kinds) != 1 else kinds.pop()
 

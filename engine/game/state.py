@@ -54,6 +54,10 @@ class Options:
     it comes up 2 or 5, before any legion has moved (or after taking back every move).
     This *is* the mulligan of such a game, replacing RULES §4.3's single reroll: any 2 or
     5 may be rerolled, no other number may, however many rerolls came before."""
+    first_turn_teleport_no_tower: bool = False
+    """On a player's own first turn a Tower teleport (RULES §4.4) may not land in another
+    Tower land; the other destinations of §4.4 (a) stay open, Towers within 6 lands
+    excepted."""
 
 
 @dataclass(frozen=True)
