@@ -65,6 +65,9 @@ class MoveContext:
     has_titan: bool = False
     score: int = 0
     teleported_this_turn: bool = False
+    towers_barred: bool = False
+    """A Tower teleport may not land in a Tower (the 2-player event's first turn,
+    ``Options.first_turn_teleport_no_tower``)."""
 
     def __post_init__(self) -> None:
         land(self.start)
@@ -86,6 +89,7 @@ class MoveContext:
         enemy: Iterable[int] = (),
         score: int = 0,
         teleported_this_turn: bool = False,
+        towers_barred: bool = False,
     ) -> MoveContext:
         """A context for a legion of the named ``characters`` (its lords decide teleports)."""
         names = tuple(characters)
@@ -98,6 +102,7 @@ class MoveContext:
             has_titan=TITAN in names,
             score=score,
             teleported_this_turn=teleported_this_turn,
+            towers_barred=towers_barred,
         )
 
 
@@ -184,11 +189,13 @@ def tower_teleport_refusal(ctx: MoveContext) -> str | None:
 
 def tower_teleports(ctx: MoveContext) -> list[MoveOption]:
     """Tower teleport destinations: empty lands within 6 and empty other Towers (RULES §4.4);
-    never the start land (errata 8.1)."""
+    never the start land (errata 8.1); no Tower at all with ``ctx.towers_barred``."""
     if tower_teleport_refusal(ctx) is not None:
         return []
     occupied = ctx.friendly | ctx.enemy | {ctx.start}
     targets = (tower_teleport_range(ctx.start) | frozenset(TOWERS)) - occupied
+    if ctx.towers_barred:
+        targets -= frozenset(TOWERS)
     return [
         MoveOption(dest, MoveKind.TOWER_TELEPORT, _teleport_entry_sides(dest))
         for dest in sorted(targets)
@@ -253,7 +260,9 @@ def _refusal(ctx: MoveContext, destination: int, kind: MoveKind, who: str) -> st
         return f"{who} may not teleport back into {destination}, where it started (errata 8.1)"
     if kind is MoveKind.TOWER_TELEPORT:
         reason = tower_teleport_refusal(ctx)
-        if reason is None and destination in ctx.friendly | ctx.enemy:
+        if reason is None and ctx.towers_barred and land(destination).is_tower:
+            reason = "on your first turn it may not land in a Tower (2-player event rules)"
+        elif reason is None and destination in ctx.friendly | ctx.enemy:
             reason = f"{destination} is occupied (RULES §4.4)"
         return f"{who} cannot teleport to {destination}: {reason or 'out of range (RULES §4.4)'}"
     reason = titan_teleport_refusal(ctx)

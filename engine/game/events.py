@@ -22,7 +22,10 @@ class TowersAssigned(Event):
     towers: tuple[int, ...]
     """Tower of each seat, in seat order."""
     rolls: tuple[tuple[int, ...], ...]
-    """The tower rolls made, round by round (RULES §1.6)."""
+    """The tower rolls made, round by round (RULES §1.6); with ``opposite`` the two rolls
+    of the 2-player event, ``((pair,), (who takes which,))``."""
+    opposite: bool = False
+    """The towers were assigned as opposite pairs (``Options.opposite_towers``)."""
 
 
 @dataclass(frozen=True)

@@ -20,7 +20,13 @@ from engine.characters import character
 from engine.game import actions as a
 from engine.game.battle_legal import battle_actions, battle_seat
 from engine.game.common import take_backs_left
-from engine.game.moving import has_moved, move_options, obligation_problem, pending_engagements
+from engine.game.moving import (
+    has_moved,
+    move_options,
+    mulligan_refusal,
+    obligation_problem,
+    pending_engagements,
+)
 from engine.game.mustering import muster_choices
 from engine.game.outcome import (
     acquisition_options,
@@ -123,7 +129,7 @@ def _split_phase(state: GameState, seat: int) -> list[a.Action]:
 def _move_phase(state: GameState, seat: int) -> list[a.Action]:
     found: list[a.Action] = []
     turn = state.turn
-    if turn.first_turn and not turn.mulligan_used and not turn.moves:
+    if mulligan_refusal(state) is None:
         found.append(a.Mulligan())
     enemy = {leg.land for leg in state.legions.values() if leg.owner != seat}
     for legion in sorted(state.legions_of(seat), key=lambda leg: leg.marker):

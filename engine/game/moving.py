@@ -35,6 +35,7 @@ from engine.movement import (
     check_move,
     has_normal_move,
     legal_moves,
+    tower_teleports,
 )
 from engine.reveals import teleport_lords
 
@@ -54,6 +55,7 @@ def move_context(state: GameState, legion: Legion) -> MoveContext:
         enemy=enemy,
         score=state.player(legion.owner).score,
         teleported_this_turn=any(m.kind is not MoveKind.NORMAL for m in state.turn.moves),
+        towers_barred=state.turn.first_turn and state.options.first_turn_teleport_no_tower,
     )
 
 
@@ -68,14 +70,38 @@ def move_options(state: GameState, legion: Legion) -> list[MoveOption]:
     return legal_moves(move_context(state, legion))
 
 
+#: The movement rolls ``Options.first_turn_rerolls`` lets a player reroll on his first turn.
+REROLLABLE = (2, 5)
+
+
+def mulligan_refusal(state: GameState) -> str | None:
+    """Why the mover may not reroll his movement die now, or None if he may (RULES §4.3:
+    once, on his first turn, before any move stands). With ``Options.first_turn_rerolls``
+    the mulligan is the 2-player event's instead: on his first turn, a 2 or a 5 may be
+    rerolled however many rerolls came before, and no other number may."""
+    turn = state.turn
+    if not state.options.first_turn_rerolls:
+        if not turn.first_turn or turn.mulligan_used:
+            return "a mulligan is allowed once, on your first turn only (RULES §4.3)"
+    elif not turn.first_turn:
+        return "a 2 or a 5 may be rerolled on your first turn only (2-player event rules)"
+    elif turn.roll not in REROLLABLE:
+        return (
+            f"only a 2 or a 5 may be rerolled on your first turn, not a {turn.roll} "
+            "(2-player event rules)"
+        )
+    if turn.moves:
+        return "take back every move before a mulligan (RULES §4.3)"
+    return None
+
+
 def mulligan(state: GameState, seat: int, action: Mulligan) -> Step:
-    """Reroll once on the first turn, before any move stands (RULES §4.3)."""
+    """Reroll the movement die, before any move stands (:func:`mulligan_refusal`)."""
     require_phase(state, Phase.MOVE, doing="take a mulligan")
     require_active(state, seat)
-    if not state.turn.first_turn or state.turn.mulligan_used:
-        raise IllegalAction("a mulligan is allowed once, on your first turn only (RULES §4.3)")
-    if state.turn.moves:
-        raise IllegalAction("take back every move before a mulligan (RULES §4.3)")
+    refusal = mulligan_refusal(state)
+    if refusal is not None:
+        raise IllegalAction(refusal)
     value, dice = state.dice.roll_one()
     turn = replace(state.turn, roll=value, mulligan_used=True)
     return replace(state, dice=dice, turn=turn), [MovementRolled(seat, value, mulligan=True)]
@@ -85,6 +111,10 @@ def _kind_for(ctx: MoveContext, action: Move) -> MoveKind:
     if action.kind is not None:
         return action.kind
     options = [o for o in legal_moves(ctx) if o.destination == action.land]
+    if not options and ctx.towers_barred:
+        # A Tower that only the first-turn bar keeps out: refuse it as the teleport it is.
+        unbarred = tower_teleports(replace(ctx, towers_barred=False))
+        options = [o for o in unbarred if o.destination == action.land]
     kinds = {o.kind for o in options}
     return MoveKind.NORMAL if MoveKind.NORMAL in kinds or len(kinds) != 1 else kinds.pop()
 

@@ -35,19 +35,36 @@ from engine.masterboard import TOWERS
 
 MIN_PLAYERS = 2
 MAX_PLAYERS = 6
+#: The players a game with ``Options.opposite_towers`` must have.
+OPPOSITE_PLAYERS = 2
+#: Towers opposite each other on the masterboard, in the order a d6 picks them (1–2,
+#: 3–4, 5–6) for the 2-player event (``Options.opposite_towers``).
+OPPOSITE_PAIRS = ((100, 400), (200, 500), (300, 600))
 
 
 def new_game(names: Sequence[str], seed: int, options: Options | None = None) -> Step:
-    """A game for the named players (seat order = ``names``), towers assigned by rolls."""
+    """A game for the named players (seat order = ``names``), towers assigned by rolls
+    (opposite pairs with ``Options.opposite_towers``).
+
+    Raises :class:`IllegalAction` for a number of players outside 2–6, or other than 2
+    with opposite towers; :class:`InvalidNotation` for empty or repeated names."""
     if not MIN_PLAYERS <= len(names) <= MAX_PLAYERS:
         raise IllegalAction(f"TITAN is for 2 to 6 players, not {len(names)} (RULES §1.6)")
     if any(not n.strip() for n in names) or len(set(names)) != len(names):
         raise InvalidNotation("players need distinct, non-empty names")
+    options = options or Options()
+    if options.opposite_towers and len(names) != OPPOSITE_PLAYERS:
+        raise IllegalAction(
+            f"opposite towers need exactly 2 players, not {len(names)} (2-player event rules)"
+        )
     dice = Dice(seed)
-    towers, rolls, dice = _assign_towers(len(names), dice)
+    if options.opposite_towers:
+        towers, rolls, dice = _opposite_towers(dice)
+    else:
+        towers, rolls, dice = _assign_towers(len(names), dice)
     players = tuple(Player(seat, name, towers[seat]) for seat, name in enumerate(names))
     state = GameState(
-        options=options or Options(),
+        options=options,
         dice=dice,
         players=players,
         legions={},
@@ -57,7 +74,8 @@ def new_game(names: Sequence[str], seed: int, options: Options | None = None) ->
         active=min(players, key=lambda p: p.tower).seat,
         turn=Turn(number=0, first_turn=True),
     )
-    return state, [TowersAssigned(tuple(towers), tuple(rolls))]
+    assigned = TowersAssigned(tuple(towers), tuple(rolls), options.opposite_towers)
+    return state, [assigned]
 
 
 def _assign_towers(count: int, dice: Dice) -> tuple[list[int], list[tuple[int, ...]], Dice]:
@@ -74,6 +92,17 @@ def _assign_towers(count: int, dice: Dice) -> tuple[list[int], list[tuple[int, .
             if values.count(value) == 1 and tower not in taken:
                 towers[seat] = tower
     return [t for t in towers if t is not None], rolls, dice
+
+
+def _opposite_towers(dice: Dice) -> tuple[list[int], list[tuple[int, ...]], Dice]:
+    """The 2-player event's towers (``Options.opposite_towers``): one d6 picks the pair of
+    :data:`OPPOSITE_PAIRS` (1–2, 3–4, 5–6), a second which seat takes which: on 1–3 seat 0
+    takes the pair's lower tower, on 4–6 the higher one."""
+    pair_roll, dice = dice.roll_one()
+    side_roll, dice = dice.roll_one()
+    low, high = OPPOSITE_PAIRS[(pair_roll - 1) // 2]
+    towers = [low, high] if side_roll <= 3 else [high, low]
+    return towers, [(pair_roll,), (side_roll,)], dice
 
 
 def choose_colour(state: GameState, seat: int, action: ChooseColour) -> Step:

@@ -41,6 +41,31 @@ class Options:
     """A house limit (errata 7.0 sets none): the take-backs (``UndoSplit``, ``TakeBack``,
     ``TakeBackManeuver``) a player may make in one split or movement phase, or in one
     battle maneuver phase; beyond it a take-back is refused, so that a phase always ends."""
+    # The start rules of two-player tournaments (the World Boardgaming Championships'
+    # 2-player event), each an option of its own; :data:`TWO_PLAYER_EVENT` turns all on.
+    opposite_towers: bool = False
+    """With exactly 2 players the towers are opposite each other: one d6 picks the pair
+    (1–2: 100/400, 3–4: 200/500, 5–6: 300/600), a second which seat takes which (1–3:
+    the first seat the lower tower, 4–6 the higher), instead of the rolls of RULES §1.6
+    step 1. Colours and turn order then follow §1.6 as usual. ``new_game`` refuses the
+    option for any other number of players."""
+    first_turn_rerolls: bool = False
+    """On a player's own first turn a movement roll of 2 or 5 may be rerolled, as often as
+    it comes up 2 or 5, before any legion has moved (or after taking back every move).
+    This *is* the mulligan of such a game, replacing RULES §4.3's single reroll: any 2 or
+    5 may be rerolled, no other number may, however many rerolls came before."""
+    first_turn_teleport_no_tower: bool = False
+    """On a player's own first turn a Tower teleport (RULES §4.4) may not land in another
+    Tower land; the other destinations of §4.4 (a) stay open, Towers within 6 lands
+    excepted."""
+
+
+#: The 2-player event's start rules: opposite towers, first-turn rerolls of a 2 or 5, and
+#: no first-turn Tower teleport into a Tower. Other options combine with
+#: ``dataclasses.replace(TWO_PLAYER_EVENT, time_limit=True)``.
+TWO_PLAYER_EVENT = Options(
+    opposite_towers=True, first_turn_rerolls=True, first_turn_teleport_no_tower=True
+)
 
 
 @dataclass(frozen=True)
