@@ -42,6 +42,8 @@ class TournamentSettings:
     record_keeping: bool = False
     threads: bool = False
     rated: bool = True
+    two_player_rules: bool = False
+    """The 2-player event's start rules at every table (a bracket's default)."""
 
     def to_json(self) -> dict[str, Any]:
         return dict(encode(self))
@@ -86,7 +88,7 @@ def read_settings(args: Args, default_timing: Timing, now: float) -> TournamentS
     while (word := args.keyword(*KEYWORDS)) is not None:
         settings = _option(settings, word, args, now)
     if settings.format == BRACKET:
-        settings = replace(settings, min_players=2, max_players=2)
+        settings = replace(settings, min_players=2, max_players=2, two_player_rules=True)
     low, high = settings.min_players, settings.max_players
     if not MIN_PLAYERS <= low <= high <= MAX_PLAYERS:
         raise InvalidNotation(f"players: a range within 2-6, like 3-4; not {low}-{high}")

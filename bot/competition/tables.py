@@ -186,6 +186,7 @@ def _starter(tournament: store.TournamentRow, settings: TournamentSettings, tabl
             timing=settings.timing,
             rated=settings.rated,
             table=ref,
+            two_player_rules=settings.two_player_rules and len(seats) == 2,
         )
         async with ctx.db.transaction() as db:
             game_id = await rows.create_game(

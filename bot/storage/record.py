@@ -122,6 +122,8 @@ class Settings:
     """Whether the result moves the players' ratings."""
     table: TableRef | None = None
     """The tournament table the game is played at."""
+    two_player_rules: bool = False
+    """The 2-player event's start rules (``engine.game.state.TWO_PLAYER_EVENT``)."""
 
     def invitation(self, user: int) -> Invitation | None:
         return next((i for i in self.invited if i.user == user), None)
@@ -131,7 +133,13 @@ class Settings:
 
     @property
     def options(self) -> Options:
-        return Options(record_keeping=self.record_keeping, time_limit=self.time_limit)
+        return Options(
+            record_keeping=self.record_keeping,
+            time_limit=self.time_limit,
+            opposite_towers=self.two_player_rules,
+            first_turn_rerolls=self.two_player_rules,
+            first_turn_teleport_no_tower=self.two_player_rules,
+        )
 
     def to_json(self) -> dict[str, Any]:
         return dict(encode(self))
