@@ -135,6 +135,12 @@ def test_an_older_file_is_checked_through_a_migrated_copy(tmp_path, capsys):
     path = tmp_path / "games.sqlite3"
     asyncio.run(stored_games(path))
     downgrade = [
+        "DROP TABLE tournament_log",
+        "DROP TABLE ratings",
+        "DROP TABLE results",
+        "DROP TABLE tables",
+        "DROP TABLE entrants",
+        "DROP TABLE tournaments",
         "DROP INDEX users_by_standin",
         "ALTER TABLE users DROP COLUMN standin_user",
         "DROP TABLE clocks",

@@ -25,8 +25,9 @@ async def test_a_new_database_is_migrated_in_wal_with_foreign_keys(db_path):
             ) as cursor:
                 tables = [row[0] async for row in cursor]
         assert tables == [
-            "actions", "clocks", "due", "games", "lapses", "outbox", "places", "seats",
-            "snapshots", "users",
+            "actions", "clocks", "due", "entrants", "games", "lapses", "outbox", "places",
+            "ratings", "results", "seats", "snapshots", "tables", "tournament_log",
+            "tournaments", "users",
         ]  # fmt: skip
     finally:
         await db.close()
