@@ -52,6 +52,11 @@ def parser() -> argparse.ArgumentParser:
         default=None,
         help="player turns before the time limit is declared (default 120)",
     )
+    tournament = commands.add_parser(
+        "tournament", help="run a tournament command as the organiser, or `play NAME`"
+    )
+    tournament.add_argument("--db", type=Path, help="the database file (default: the config's)")
+    tournament.add_argument("words", nargs="+", help="e.g. create Winter players 3-4 heats 3")
     check = commands.add_parser("check-db", help="check the database file (changes nothing)")
     check.add_argument("--db", type=Path, default=None, help="SQLite file (default: config)")
     pictures = commands.add_parser("render-demo", help="draw one picture of every kind")
@@ -119,6 +124,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if command == "run":
         return run_discord(config)  # logs through discord.utils.setup_logging()
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
+    if command == "tournament":
+        return run_tournament(args.db or config.database, args.words)
     if command == "check-db":
         return check_db(args.db or config.database)
     if command == "render-demo":
@@ -171,6 +178,18 @@ def run_local(
     except KeyboardInterrupt:
         print()
     return 0
+
+
+def run_tournament(path: Path, words: Sequence[str]) -> int:
+    """One tournament command over the database at ``path`` (0 done, 1 refused)."""
+    from bot.competition.terminal import tournament_command
+    from bot.storage import DatabaseInUse
+
+    try:
+        return asyncio.run(tournament_command(path, words))
+    except DatabaseInUse as exc:
+        print(f"titanbot tournament: {exc}", file=sys.stderr)
+        return 2
 
 
 def check_db(path: Path) -> int:
