@@ -4,6 +4,7 @@ closed), status shows the clock as Discord timestamps, and a passed deadline is 
 from __future__ import annotations
 
 import re
+import time
 from datetime import UTC, datetime
 
 import pytest
@@ -41,8 +42,10 @@ async def open_timed_game(fake) -> int:
     return news.notified[0]
 
 
-async def until(fake, probe, clock_note: str) -> None:
-    for _ in range(200):
+async def until(fake, probe, clock_note: str, seconds: float = 30.0) -> None:
+    """Wait for ``probe`` to hold (a busy machine may take a while to deliver)."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
         await settle(fake)
         if probe():
             return
