@@ -17,6 +17,7 @@ from bot.legality import legal
 from bot.narration.battle_text import battle_picture
 from bot.narration.describe import contents_by_seat, own_legions_text, waiting_for
 from bot.narration.narrate import Names, narrate, private_events
+from bot.records.proof import reveal_line
 from bot.replies import Battle, BattleStage, Message, Picture, PictureKind, Replies
 from bot.storage import games as rows
 from bot.storage.record import Game, store_action
@@ -24,7 +25,7 @@ from bot.syntax import Command, to_action
 from engine.errors import IllegalAction, NotYourTurn, WrongPhase
 from engine.game import actions as a
 from engine.game.apply import apply
-from engine.game.events import BattleBegun, Event, LegionContents
+from engine.game.events import BattleBegun, Event, GameOver, LegionContents
 from engine.game.legal import to_act
 from engine.game.state import GameState, Stage
 
@@ -117,7 +118,8 @@ def announce(
     game: Game, names: Names, seat: int | None, events: Sequence[Event], action: a.Action | None,
     before: GameState | None = None,
 ) -> Message:  # fmt: skip
-    """What happened in words, the board as it is now, and a ping for the next decision
+    """What happened in words (the end reveals the dice's seed and salt, see
+    :mod:`bot.records.proof`), the board as it is now, and a ping for the next decision
     when it passed to someone else: an action that leaves the game waiting on the same
     player (a queued withdrawal, anything given out of turn) pings nobody — that player
     was pinged when it became his. AI seats are never pinged (nor sent private news).
@@ -127,6 +129,9 @@ def announce(
     """
     state = game.playing()
     lines = narrate(events, names) or [f"{names.seat(seat)} made a private decision."]
+    if any(isinstance(e, GameOver) for e in events):
+        revealed = reveal_line(game.row.seed, game.row.salt)
+        lines += [revealed] if revealed is not None else []
     waiting, task = waiting_for(state)
     mention: tuple[int, ...] = ()
     if waiting is not None:

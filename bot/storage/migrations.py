@@ -173,4 +173,10 @@ MIGRATIONS: tuple[str, ...] = (
     ALTER TABLE users ADD COLUMN standin TEXT CHECK (standin IN ('ai'));
     ALTER TABLE actions ADD COLUMN cause TEXT;
     """,
+    # 6: the dice commitment (bot/records/proof.py): the secret salt drawn with the seed at
+    # the start, revealed with it at the end. Games started before have none (and no
+    # commitment was announced for them).
+    """
+    ALTER TABLE games ADD COLUMN salt TEXT;
+    """,
 )
