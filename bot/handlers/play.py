@@ -128,10 +128,7 @@ def announce(
     a battle is fought) and says where a battle's news goes (:class:`Battle`).
     """
     state = game.playing()
-    lines = narrate(events, names) or [f"{names.seat(seat)} made a private decision."]
-    if any(isinstance(e, GameOver) for e in events):
-        revealed = reveal_line(game.row.seed, game.row.salt)
-        lines += [revealed] if revealed is not None else []
+    lines = told(game, names, events) or [f"{names.seat(seat)} made a private decision."]
     waiting, task = waiting_for(state)
     mention: tuple[int, ...] = ()
     if waiting is not None:
@@ -142,6 +139,16 @@ def announce(
     picture = board_picture(state, action, events, before)
     battle = battle_stage(before, state, events)
     return Message("\n".join(lines), picture, mention=mention, battle=battle)
+
+
+def told(game: Game, names: Names, events: Sequence[Event]) -> list[str]:
+    """The public lines of ``events``; the game's end is followed at once by the dice's
+    seed and salt (before what the end shows, so that a long message cut short keeps it)."""
+    end = next((i for i, e in enumerate(events) if isinstance(e, GameOver)), None)
+    revealed = reveal_line(game.row.seed, game.row.salt) if end is not None else None
+    if end is None or revealed is None:
+        return narrate(events, names)
+    return [*narrate(events[: end + 1], names), revealed, *narrate(events[end + 1 :], names)]
 
 
 def battle_stage(

@@ -124,6 +124,7 @@ async def test_the_start_commits_and_only_the_end_reveals(tmp_path_factory, game
     assert len(ends) == 1 and ends[0] >= len(bodies) - 3  # the end's news, then private news
     before, end = bodies[: ends[0]], bodies[ends[0]]
     assert str(seed) in end and SALT in end
+    assert end.index("Game over") < end.index("Dice revealed")  # right after the end's line
     for body in [*before, *played["answers"]]:
         assert str(seed) not in body and SALT not in body
     [announced] = {m for body in bodies for m in COMMITTED.findall(body)}
