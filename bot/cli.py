@@ -5,7 +5,10 @@
 [--seed N] [--out DIR]`` choose explicitly; ``titanbot demo [--players N] [--seed S]
 [--out DIR] [--max-turns T]`` plays a game between AI players; ``titanbot render-demo
 OUTDIR`` draws sample pictures; ``titanbot check-db [--db PATH]`` checks the stored games
-(exit status 1 when something is wrong, 2 when the file cannot be checked).
+(exit status 1 when something is wrong, 2 when the file cannot be checked); ``titanbot
+verify RECORD.json`` checks a finished game's public record (``.json`` or ``.json.gz``)
+against its commitment and a replay (exit status 1 at the first difference, 2 when the
+file cannot be read).
 """
 
 from __future__ import annotations
@@ -59,6 +62,8 @@ def parser() -> argparse.ArgumentParser:
     tournament.add_argument("words", nargs="+", help="e.g. create Winter players 3-4 heats 3")
     check = commands.add_parser("check-db", help="check the database file (changes nothing)")
     check.add_argument("--db", type=Path, default=None, help="SQLite file (default: config)")
+    verify = commands.add_parser("verify", help="check a finished game's public record")
+    verify.add_argument("record", type=Path, help="the record: RECORD.json or RECORD.json.gz")
     pictures = commands.add_parser("render-demo", help="draw one picture of every kind")
     pictures.add_argument("outdir", type=Path, help="folder to write the PNG files to")
     return top
@@ -128,6 +133,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return run_tournament(args.db or config.database, args.words)
     if command == "check-db":
         return check_db(args.db or config.database)
+    if command == "verify":
+        return verify_record(args.record)
     if command == "render-demo":
         return render_demo(args.outdir)
     if command == "demo":
@@ -211,6 +218,27 @@ def check_db(path: Path) -> int:
         print(f"({note})")
     print(report.summary())
     return 0 if report.ok else 1
+
+
+def verify_record(path: Path) -> int:
+    """Check the public record at ``path``; print ``verified: …`` (0) or where it first
+    differs from the replay (1); 2 when the file cannot be opened."""
+    from bot.records.check_record import check_record
+    from bot.records.public import NotARecord, read_record
+
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        print(f"titanbot verify: {exc}", file=sys.stderr)
+        return 2
+    try:
+        document = read_record(data)
+    except NotARecord as exc:
+        print(f"{path}: {exc}")
+        return 1
+    verdict = check_record(document)
+    print(verdict.text if verdict.ok else f"{path}: {verdict.text}")
+    return 0 if verdict.ok else 1
 
 
 def run_demo(players: int, seed: int, out: Path, max_turns: int | None) -> int:

@@ -231,8 +231,8 @@ class Console:
             text = f"{pings} {text}"
         if message.image is not None and self.out is not None:
             text += f"\n[picture: {self._save(message)}]"
-        if message.attachment is not None:
-            text += f"\n[file: {self._save_file(message.attachment)}]"
+        for attachment in message.attachments:
+            text += f"\n[file: {self._save_file(attachment)}]"
         return text
 
     def _save_file(self, attachment: Attachment) -> Path:

@@ -8,6 +8,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from bot.config import NO_LIMITS, Limits
+from bot.records.proof import random_salt
 from bot.storage import Store
 from bot.storage.record import NO_CLOCK, Game, Timing
 
@@ -74,6 +75,8 @@ class Context:
     """The clock a new game gets unless its host chooses another (``[clock]``)."""
     now: Callable[[], float] = time.time
     """The scheduler's time (seconds since the epoch)."""
+    salts: Callable[[], str] = random_salt
+    """Draws the secret salt of a starting game's dice commitment (:mod:`bot.records.proof`)."""
     seating: asyncio.Lock = field(default_factory=asyncio.Lock)
     """Held (across channels: the service shares one) while a user's open games are counted
     and they take a seat, so that commands in two channels cannot both pass the limit."""

@@ -58,7 +58,8 @@ class Picture:
 
 @dataclass(frozen=True)
 class Attachment:
-    """A file sent with a message (an organiser's export): its name and bytes."""
+    """A file sent with a message (an organiser's export, a finished game's public record):
+    its name and bytes."""
 
     filename: str
     data: bytes
@@ -85,8 +86,8 @@ class Battle:
 
 @dataclass(frozen=True)
 class Message:
-    """A message: text, an optional picture, the Discord user ids to ping, and an
-    optional file."""
+    """A message: text, an optional picture, the Discord user ids to ping, and the files
+    it carries."""
 
     text: str
     picture: Picture | None = None
@@ -95,7 +96,7 @@ class Message:
     mention: tuple[int, ...] = ()
     offers: Offers | None = None
     """Choices to give with it (buttons or a menu on Discord); see :mod:`bot.offers`."""
-    attachment: Attachment | None = None
+    attachments: tuple[Attachment, ...] = ()
     battle: Battle | None = None
     """The battle it tells of, when one is fought (where it goes, see :class:`Battle`)."""
 

@@ -59,6 +59,7 @@ from bot.pictures import Renderer
 from bot.ratelimit import CommandRate
 from bot.records.command import RECORDS
 from bot.records.damage import GameDamaged, damage_notice
+from bot.records.proof import random_salt
 from bot.replies import Message, Picture, Replies
 from bot.schedule.clock import Clock, SystemClock
 from bot.schedule.decisions import decision_of
@@ -154,6 +155,7 @@ class GameService:
         *,
         renderer: Renderer | None = None,
         seeds: Callable[[], int] = random_seed,
+        salts: Callable[[], str] = random_salt,
         snapshot_every: int = SNAPSHOT_EVERY,
         cache_size: int = CACHE_SIZE,
         ai_limit: int = AI_LIMIT,
@@ -171,6 +173,7 @@ class GameService:
         self.renderer = renderer
         self.painter = Painter(renderer, processes=paint_in_processes)
         self._seeds = seeds
+        self._salts = salts
         self._snapshot_every = snapshot_every
         self._cache_size = cache_size
         self._cache: OrderedDict[int, Game] = OrderedDict()
@@ -542,6 +545,7 @@ class GameService:
             timing=self.timing,
             now=self.wall_clock.now,
             seating=self._seating,
+            salts=self._salts,
         )
 
     def _over_rate(self, caller: Caller) -> Replies | None:

@@ -38,21 +38,22 @@ def picture(message: Message, limit: int) -> discord.File | None:
     return discord.File(io.BytesIO(message.image), filename=message.picture.filename)
 
 
-def attached(message: Message, limit: int) -> discord.File | None:
-    """The message's file (an export) as an attachment (None without one, or over
-    ``limit``)."""
-    if message.attachment is None:
-        return None
-    if len(message.attachment.data) > limit:
-        log.warning("a %d-byte file is over the upload limit", len(message.attachment.data))
-        return None
-    data = io.BytesIO(message.attachment.data)
-    return discord.File(data, filename=message.attachment.filename)
+def attached(message: Message, limit: int) -> list[discord.File]:
+    """The message's files (an export, a record) as attachments, those over ``limit`` left
+    out."""
+    found = []
+    for attachment in message.attachments:
+        if len(attachment.data) > limit:
+            log.warning("a %d-byte file is over the upload limit", len(attachment.data))
+            continue
+        found.append(discord.File(io.BytesIO(attachment.data), filename=attachment.filename))
+    return found
 
 
 def files(message: Message, limit: int) -> list[discord.File]:
-    """Everything ``message`` uploads: its picture and its file."""
-    return [f for f in (picture(message, limit), attached(message, limit)) if f is not None]
+    """Everything ``message`` uploads: its picture and its files."""
+    drawn = picture(message, limit)
+    return [*([drawn] if drawn is not None else []), *attached(message, limit)]
 
 
 def pings(message: Message) -> discord.AllowedMentions:

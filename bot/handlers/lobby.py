@@ -19,9 +19,10 @@ from bot.handlers.clock import settings
 from bot.handlers.play import replies_after
 from bot.names import clean, display, player_name, same_name
 from bot.offers import Offer, Offers, Style
+from bot.records.proof import reveal_line, start_line
 from bot.replies import Message, Replies
 from bot.schedule import options as clock
-from bot.storage import SeatRow, Status
+from bot.storage import GameRow, SeatRow, Status
 from bot.storage import games as rows
 from bot.storage.record import (
     MAX_PLAYERS,
@@ -36,6 +37,7 @@ from bot.syntax import Args
 from bot.syntax import words as w
 from bot.syntax.words import number
 from engine.errors import IllegalAction, InvalidNotation
+from engine.version import ENGINE_VERSION
 
 LobbyHandler = Callable[[Context, Game | None, Args], Awaitable[Replies]]
 
@@ -280,17 +282,22 @@ async def start(ctx: Context, game: Game | None, args: Args) -> Replies:
     _require_host(ctx, lobby)
     if len(lobby.seats) < MIN_PLAYERS:
         raise IllegalAction("a game needs at least 2 players: others take a seat with `join`")
-    seed = ctx.seeds()
+    seed, salt = ctx.seeds(), ctx.salts()
     settings = replace(lobby.settings, invited=())  # invitations not taken lapse
-    row = replace(lobby.row, status=Status.ACTIVE, seed=seed, settings=settings.to_json())
+    row = replace(
+        lobby.row, status=Status.ACTIVE, seed=seed, salt=salt, settings=settings.to_json()
+    )
     state, events = initial_state(row, lobby.seats)
     async with ctx.db.transaction() as db:
-        await rows.update_game(db, lobby.id, Status.ACTIVE, seed=seed, settings=row.settings)
+        await rows.update_game(
+            db, lobby.id, Status.ACTIVE, seed=seed, salt=salt, settings=row.settings
+        )
         await rows.save_snapshot(db, lobby.id, 0, encode_state(state))
     started = Game(row, lobby.seats, state, 0)
     replies = replies_after(started, None, None, None, events)
     assert replies.public is not None
     head = f"Game #{lobby.id} begins: " + ", ".join(s.name for s in lobby.seats) + "."
+    head += f"\n{start_line(seed, salt, ENGINE_VERSION)}"
     return replace(replies, public=replace(replies.public, text=f"{head}\n{replies.public.text}"))
 
 
@@ -310,7 +317,13 @@ async def cancel(ctx: Context, game: Game | None, args: Args) -> Replies:
     async with ctx.db.transaction() as db:
         await rows.update_game(db, game.id, Status.CANCELLED)
     who = display(ctx.caller.name, "the host")
-    return Replies(public=Message(f"Game #{game.id} was cancelled by {who}."))
+    return Replies(public=Message(_ended(f"Game #{game.id} was cancelled by {who}.", game.row)))
+
+
+def _ended(text: str, row: GameRow) -> str:
+    """``text`` and, for a game that had started, its dice's seed and salt revealed."""
+    revealed = reveal_line(row.seed, row.salt)
+    return text if revealed is None else f"{text}\n{revealed}"
 
 
 async def _cancel_damaged(ctx: Context, wanted: int | None) -> Replies:
@@ -328,11 +341,8 @@ async def _cancel_damaged(ctx: Context, wanted: int | None) -> Replies:
     _require_host(ctx, Game(row, seats))
     async with ctx.db.transaction() as db:
         await rows.update_game(db, row.id, Status.CANCELLED)
-    return Replies(
-        public=Message(
-            f"Game #{row.id} (damaged: {row.damaged}) was cancelled by {display(ctx.caller.name)}."
-        )
-    )
+    said = f"Game #{row.id} (damaged: {row.damaged}) was cancelled by {display(ctx.caller.name)}."
+    return Replies(public=Message(said))  # its record cannot be read back: no reveal
 
 
 LOBBY: dict[str, LobbyHandler] = {

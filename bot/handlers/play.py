@@ -17,6 +17,7 @@ from bot.legality import legal
 from bot.narration.battle_text import battle_picture
 from bot.narration.describe import contents_by_seat, own_legions_text, waiting_for
 from bot.narration.narrate import Names, narrate, private_events
+from bot.records.proof import reveal_line
 from bot.replies import Battle, BattleStage, Message, Picture, PictureKind, Replies
 from bot.storage import games as rows
 from bot.storage.record import Game, store_action
@@ -24,7 +25,7 @@ from bot.syntax import Command, to_action
 from engine.errors import IllegalAction, NotYourTurn, WrongPhase
 from engine.game import actions as a
 from engine.game.apply import apply
-from engine.game.events import BattleBegun, Event, LegionContents
+from engine.game.events import BattleBegun, Event, GameOver, LegionContents
 from engine.game.legal import to_act
 from engine.game.state import GameState, Stage
 
@@ -124,7 +125,8 @@ def announce(
     game: Game, names: Names, seat: int | None, events: Sequence[Event], action: a.Action | None,
     before: GameState | None = None,
 ) -> Message:  # fmt: skip
-    """What happened in words, the board as it is now, and a ping for the next decision
+    """What happened in words (the end reveals the dice's seed and salt, see
+    :mod:`bot.records.proof`), the board as it is now, and a ping for the next decision
     when it passed to someone else: an action that leaves the game waiting on the same
     player (a queued withdrawal, anything given out of turn) pings nobody — that player
     was pinged when it became his. AI seats are never pinged (nor sent private news).
@@ -133,7 +135,7 @@ def announce(
     a battle is fought) and says where a battle's news goes (:class:`Battle`).
     """
     state = game.playing()
-    lines = narrate(events, names) or [f"{names.seat(seat)} made a private decision."]
+    lines = told(game, names, events) or [f"{names.seat(seat)} made a private decision."]
     waiting, task = waiting_for(state)
     mention: tuple[int, ...] = ()
     if waiting is not None:
@@ -144,6 +146,16 @@ def announce(
     picture = board_picture(state, action, events, before)
     battle = battle_stage(before, state, events)
     return Message("\n".join(lines), picture, mention=mention, battle=battle)
+
+
+def told(game: Game, names: Names, events: Sequence[Event]) -> list[str]:
+    """The public lines of ``events``; the game's end is followed at once by the dice's
+    seed and salt (before what the end shows, so that a long message cut short keeps it)."""
+    end = next((i for i, e in enumerate(events) if isinstance(e, GameOver)), None)
+    revealed = reveal_line(game.row.seed, game.row.salt) if end is not None else None
+    if end is None or revealed is None:
+        return narrate(events, names)
+    return [*narrate(events[: end + 1], names), revealed, *narrate(events[end + 1 :], names)]
 
 
 def battle_stage(

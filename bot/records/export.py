@@ -1,6 +1,6 @@
 """An organiser's export of a stored game: a JSON file of everything still readable.
 
-The file holds the game row (status, settings, seed, and why it is damaged, if it is),
+The file holds the game row (status, settings, seed and salt, and why it is damaged, if it is),
 the seats, every readable action with its events, the rows that cannot be read (with
 their raw text, to help a repair) and what the verification found. It shows every
 legion's contents: only organisers get it (see :mod:`bot.records.command`).
@@ -55,6 +55,7 @@ def export_document(record: Record, verification: Verification) -> dict[str, Any
             "damaged": row.damaged,
             "settings": row.settings,
             "seed": row.seed,
+            "salt": row.salt,
             "created_at": row.created_at,
             "updated_at": row.updated_at,
         },

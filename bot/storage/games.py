@@ -35,7 +35,9 @@ class Status(Enum):
 class GameRow:
     """A row of ``games``; ``settings`` decoded from JSON (``{}`` when unreadable, which
     the loader then reports as damage). ``damaged`` is why the game's record cannot be
-    read back, once it was found so (the game then leaves its channel)."""
+    read back, once it was found so (the game then leaves its channel); ``salt`` the
+    secret drawn with the seed for the dice commitment (None before the start, and for the
+    games started before commitments, see :mod:`bot.records.proof`)."""
 
     id: int
     channel: int
@@ -46,6 +48,7 @@ class GameRow:
     created_at: str
     updated_at: str
     damaged: str | None = None
+    salt: str | None = None
 
 
 @dataclass(frozen=True)
@@ -81,13 +84,15 @@ class SnapshotRow:
 
 @dataclass(frozen=True)
 class ActionRow:
-    """One entry of the append-only action log (JSON texts as stored)."""
+    """One entry of the append-only action log (JSON texts as stored); ``cause`` why it was
+    given when its seat did not give it (a passed deadline, a stand-in), when read."""
 
     n: int
     seat: int
     action: str
     events: str
     created_at: str
+    cause: str | None = None
 
 
 def now() -> str:
@@ -95,19 +100,21 @@ def now() -> str:
     return datetime.now(UTC).isoformat(timespec="milliseconds")
 
 
-_GAME_COLUMNS = "id, channel, guild, status, settings, seed, created_at, updated_at, damaged"
+_GAME_COLUMNS = "id, channel, guild, status, settings, seed, created_at, updated_at, damaged, salt"
 _OPEN = "status IN ('lobby', 'active')"
 
 
 def _game(row: Iterable[Any]) -> GameRow:
-    id_, channel, guild, status, settings, seed, created, updated, damaged = row
+    id_, channel, guild, status, settings, seed, created, updated, damaged, salt = row
     try:
         decoded = json.loads(settings)
     except (TypeError, ValueError):
         decoded = None
     if not isinstance(decoded, dict):
         decoded = {}
-    return GameRow(id_, channel, guild, Status(status), decoded, seed, created, updated, damaged)
+    return GameRow(
+        id_, channel, guild, Status(status), decoded, seed, created, updated, damaged, salt
+    )
 
 
 async def open_game(db: aiosqlite.Connection, channel: int) -> GameRow | None:
@@ -196,16 +203,22 @@ async def update_game(
     status: Status,
     *,
     seed: int | None = None,
+    salt: str | None = None,
     settings: dict[str, Any] | None = None,
 ) -> None:
-    """Set the status (and seed or settings when given); bump ``updated_at``."""
+    """Set the status (and seed, salt or settings when given); bump ``updated_at``.
+
+    The salt's column is named only when one is given (a game's start), so that the other
+    changes still run on a file older than migration 6 (the migration tests write one)."""
+    salted = " salt = ?," if salt is not None else ""
     await db.execute(
         "UPDATE games SET status = ?, updated_at = ?, seed = coalesce(?, seed),"
-        " settings = coalesce(?, settings) WHERE id = ?",
+        f"{salted} settings = coalesce(?, settings) WHERE id = ?",
         (
             status.value,
             now(),
             seed,
+            *((salt,) if salt is not None else ()),
             json.dumps(settings, sort_keys=True) if settings is not None else None,
             game_id,
         ),
@@ -256,9 +269,10 @@ async def append_action(
 async def actions(
     db: aiosqlite.Connection, game_id: int, after: int = 0, limit: int | None = None
 ) -> list[ActionRow]:
-    """Logged actions numbered above ``after``, in order (at most ``limit``)."""
+    """Logged actions numbered above ``after``, in order (at most ``limit``), with their
+    causes."""
     async with db.execute(
-        "SELECT n, seat, action, events, created_at FROM actions"
+        "SELECT n, seat, action, events, created_at, cause FROM actions"
         " WHERE game = ? AND n > ? ORDER BY n LIMIT ?",
         (game_id, after, -1 if limit is None else limit),
     ) as cursor:

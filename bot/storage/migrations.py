@@ -242,4 +242,10 @@ MIGRATIONS: tuple[str, ...] = (
         text       TEXT    NOT NULL
     );
     """,
+    # 8: the dice commitment (bot/records/proof.py): the secret salt drawn with the seed at
+    # the start, revealed with it at the end. Games started before have none (and no
+    # commitment was announced for them).
+    """
+    ALTER TABLE games ADD COLUMN salt TEXT;
+    """,
 )

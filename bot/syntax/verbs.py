@@ -147,6 +147,12 @@ _INFO = (
     ("quiet", "quiet HH:MM-HH:MM [ZONE]|off", "hours when no reminder wakes you", ()),
     ("ratings", "ratings", "the server's rating leaderboard", ()),
     ("export", "export [GAME]", "organisers: the game's record as a file (every legion)", ()),
+    (
+        "record",
+        "record [GAME]",
+        "a finished game's public record (every action and die), to check it",
+        (),
+    ),
 )
 for _name, _usage, _summary in _LOBBY:
     register(Verb(_name, VerbKind.LOBBY, _usage, _summary))

@@ -65,8 +65,8 @@ async def test_a_truncated_last_action_is_named_and_the_channel_recovers(service
 
     exported = await service.submit(HERE, OLGA, "export")
     assert not exported.error and exported.public is None and exported.private == {}
-    document = json.loads(exported.ephemeral.attachment.data)
-    assert exported.ephemeral.attachment.filename == "titan-game-1.json"
+    document = json.loads(exported.ephemeral.attachments[0].data)
+    assert exported.ephemeral.attachments[0].filename == "titan-game-1.json"
     assert [entry["n"] for entry in document["actions"]] == list(range(1, 15))
     stored = query(db_path, "SELECT n, events FROM actions WHERE game = 1 AND n < 15 ORDER BY n")
     assert [entry["events"] for entry in document["actions"]] == [json.loads(e) for _, e in stored]
@@ -176,10 +176,10 @@ async def test_export_is_for_organisers_without_a_seat_while_the_game_is_played(
     assert player.error and "only an organiser" in player.ephemeral.text
     seated = replace(caller(CHANNEL, 0), organiser=True)
     refused = await service.submit(HERE, seated, "export")
-    assert refused.error and refused.ephemeral.attachment is None
+    assert refused.error and refused.ephemeral.attachments == ()
     assert "you hold a seat in game #1, which is still being played" in refused.ephemeral.text
     exported = await service.submit(HERE, OLGA, "export 1")
-    document = json.loads(exported.ephemeral.attachment.data)
+    document = json.loads(exported.ephemeral.attachments[0].data)
     assert [entry["n"] for entry in document["actions"]] == [1, 2, 3, 4, 5]
     assert document["damage"] == {
         "unreadable_actions": [],
@@ -192,7 +192,7 @@ async def test_export_is_for_organisers_without_a_seat_while_the_game_is_played(
     assert elsewhere.error and "this channel has no game #1" in elsewhere.ephemeral.text
     await service.submit(HERE, OLGA, "cancel")
     after = await service.submit(HERE, seated, "export")  # no longer being played
-    assert not after.error and after.ephemeral.attachment is not None
+    assert not after.error and after.ephemeral.attachments != ()
 
 
 async def test_a_local_organiser_exports_into_the_output_folder(tmp_path):

@@ -109,6 +109,7 @@ TOPICS: dict[str, Topic] = {
             "titan me quiet",
             "titan me away",
             "titan history",
+            "titan info record",
             "titan legal",
             "titan creature",
             "titan land",

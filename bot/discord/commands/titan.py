@@ -218,6 +218,19 @@ class TitanCommands(
     ) -> None:
         await run_command(interaction, s.HISTORY, count=count)
 
+    info = app_commands.Group(name="info", description="A game's records: what anyone may check")
+
+    @info.command(
+        name="record",
+        description="A finished game's public record: every action and die, to check",
+        extras={"verb": "record"},
+    )
+    @app_commands.describe(game="the game's number (default: this channel's latest game)")
+    async def info_record(
+        self, interaction: TitanInteraction, game: app_commands.Range[int, 1] | None = None
+    ) -> None:
+        await run_command(interaction, s.RECORD, game=game)
+
     @command("legal", "Every command you may give now")
     async def legal(self, interaction: TitanInteraction) -> None:
         await run_command(interaction, s.LEGAL)

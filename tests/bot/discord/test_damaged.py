@@ -55,7 +55,7 @@ async def test_an_organiser_exports_and_aborts_a_damaged_game(fake, titan, tmp_p
 
 
 def test_a_file_over_the_upload_limit_is_left_out_with_a_warning(caplog):
-    message = Message("export", attachment=Attachment("titan-game-1.json", b"x" * 100))
+    message = Message("export", attachments=(Attachment("titan-game-1.json", b"x" * 100),))
     [upload] = files(message, 100)
     assert upload.filename == "titan-game-1.json"
     assert files(message, 99) == [] and "over the upload limit" in caplog.text

@@ -14,7 +14,7 @@ from tests.bot.discord.helpers import ANN, bot_tree, registered, settle
 
 TREE = {
     "titan": "new join leave invite ai start cancel settings withdraw expire reveal status "
-    "mygames board legions dms me history legal creature land help",
+    "mygames board legions dms me history info legal creature land help",
     "turn": "colour split unsplit roll mulligan move takeback muster",
     "battle": "engage flee fight propose accept concede nomore acquire decline maneuver takeback "
     "strike carry rangestrike summon reinforce insist board",
@@ -39,9 +39,11 @@ async def test_the_registered_command_tree(fake, titan):
         assert commands[name]["contexts"] == [0]
         assert [o["name"] for o in commands[name]["options"]] == leaves.split()
         kinds = {o["name"]: o["type"] for o in commands[name]["options"]}
-        assert all(kind == (2 if leaf == "me" else 1) for leaf, kind in kinds.items())
+        assert all(kind == (2 if leaf in ("me", "info") else 1) for leaf, kind in kinds.items())
     me = _options(_options(commands["titan"])["me"])
     assert list(me) == ["reminders", "quiet", "away"] and all(o["type"] == 1 for o in me.values())
+    info = _options(_options(commands["titan"])["info"])
+    assert list(info) == ["record"] and list(_options(info["record"])) == ["game"]
     players = [c for name, c in commands.items() if name != "titan-admin"]
     assert all(c.get("default_member_permissions") is None for c in players)
     done = commands["done"]
