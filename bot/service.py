@@ -43,6 +43,7 @@ import aiosqlite
 
 from bot.competition.results import game_ended
 from bot.competition.tables import TableOpener
+from bot.competition.verbs import is_reading
 from bot.config import NO_LIMITS, Limits
 from bot.context import Caller, Context, Place, Version
 from bot.handlers.ai_seats import ai_caller, ai_choice, ai_play, merge, waiting_ai
@@ -131,6 +132,8 @@ def stores(command: Command | Action) -> bool:
     """Whether ``command`` may change something (a lobby step or a game action): it runs in
     a unit, with what it must tell."""
     if isinstance(command, Command):
+        if command.verb == "tournament" and is_reading(command.words):
+            return False  # standings, the desk, the archive: answered, nothing stored
         return command.kind in (VerbKind.LOBBY, VerbKind.GAME) and command.verb not in RECORDS
     return True
 

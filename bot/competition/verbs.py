@@ -12,6 +12,7 @@ from collections.abc import Awaitable, Callable
 
 import aiosqlite
 
+from bot.competition.archive import archive
 from bot.competition.ranking import (
     rankable,
     ranked_entrants,
@@ -47,6 +48,15 @@ async def tournament(ctx: Context, game: Game | None, args: Args) -> Replies:
         raise InvalidNotation(f"tournament: {', '.join(SUBCOMMANDS)}; not {sub!r}")
     async with ctx.seating:  # one tournament change at a time, across channels
         return await handler(ctx, args)
+
+
+READING = frozenset({"standings", "status", "archive"})
+"""The subcommands that only tell (answered at once, with files where they have some)."""
+
+
+def is_reading(words: tuple[str, ...]) -> bool:
+    """Whether ``tournament WORDS`` only reads."""
+    return bool(words) and words[0].lower() in READING
 
 
 def _organiser(ctx: Context, what: str) -> None:
@@ -272,4 +282,5 @@ SUBCOMMANDS: dict[str, Handler] = {
     "heat": heat,
     "standings": standings,
     "status": status,
+    "archive": archive,
 }

@@ -3,10 +3,15 @@ tables, every game played to its end; places, standings, separation and ratings.
 
 from __future__ import annotations
 
+import csv
+import io
 import itertools
+import zipfile
 
 from bot.competition.ranking import rebuilt_ratings, server_ratings, tournament_standings
 from bot.context import Caller, Place
+from bot.records.check_record import check_record
+from bot.records.public import read_record
 from bot.service import GameService
 from bot.storage import Database
 from bot.storage import tournaments as store
@@ -22,6 +27,26 @@ async def play_out(service: GameService, channel: int) -> None:
             return
         await service.advance(Place(channel), limit=2000)
     raise AssertionError(f"the game in {channel} did not end")
+
+
+async def check_archive(service: GameService, table) -> None:
+    """The organiser's archive: every game's record verifies, the standings are in it."""
+    refused = await service.submit(HERE, Caller(77, "Someone"), "tournament archive Winter")
+    assert refused.error and "only an organiser" in refused.ephemeral.text
+    replies = await service.submit(HERE, ORGANISER, "tournament archive Winter")
+    assert not replies.error, replies.ephemeral
+    [file] = replies.ephemeral.attachments
+    assert file.filename == "tournament-winter.zip"
+    with zipfile.ZipFile(io.BytesIO(file.data)) as archive:
+        games = sorted(n for n in archive.namelist() if n.endswith(".json") and "games/" in n)
+        assert len(games) == 12
+        for name in games:
+            verdict = check_record(read_record(archive.read(name)))
+            assert verdict.ok, (name, verdict.text)
+        rows = list(csv.DictReader(io.StringIO(archive.read("standings.csv").decode())))
+    assert [int(r["rank"]) for r in rows] == list(range(1, 14))
+    assert [r["player"] for r in rows] == [r.player for r in table.rows]
+    assert sum(r["advancing"] == "yes" for r in rows) == 4
 
 
 async def test_a_three_heat_tournament_of_computers_runs_to_its_standings(db_path):
@@ -58,5 +83,6 @@ async def test_a_three_heat_tournament_of_computers_runs_to_its_standings(db_pat
         assert len(table.rows) == 13 and sum(r.advancing for r in table.rows) == 4
         assert all(r.own.games == 3 for r in table.rows)
         assert incremental == rebuilt
+        await check_archive(service, table)
     finally:
         await service.close()
