@@ -2,7 +2,8 @@
 ratings of 10,000 finished games.
 
     .venv/bin/python bench/tournament.py [--tables 100] [--results 10000] [--samples 200]
-                                         [--quick] [--profile] [--db FOLDER]
+                                         [--synchronous FULL|NORMAL|OFF] [--quick]
+                                         [--profile] [--db FOLDER]
 
 1. A heat: a tournament created in a server, ``4 × --tables`` human entrants added
    (``tournament add NAME <@id> …``, 50 a command), sign-up closed, then
@@ -22,6 +23,8 @@ ratings of 10,000 finished games.
    the incremental rating of one game (``apply_rating`` in a transaction, as a game's end
    does, and the pure ``rate``), ``--samples`` times.
 
+The heat's database commits as the bot's does (``synchronous = FULL``: an fsync a
+commit) unless ``--synchronous`` says otherwise, to tell the disk's share from the bot's.
 Targets: the heat with its tables ≤ 5 s; standings ≤ 1 s; ratings rebuilt ≤ 1 s.
 ``--profile`` prints where the time of each measured step goes (cProfile).
 Figures on a shared machine vary with its load: run twice before trusting a FAIL.
@@ -267,11 +270,12 @@ async def submit(service: GameService, text: str) -> None:
         raise RuntimeError(f"{text[:60]}: {message}")
 
 
-async def heat(path: Path, tables: int, *, traced: bool, profile: bool) -> Heat:
+async def heat(path: Path, tables: int, *, synchronous: str, traced: bool, profile: bool) -> Heat:
     """A fresh service over ``path``, a tournament of ``4 × tables`` entrants, and its
     first heat seated, opened and started; the figures."""
     seeds = itertools.count(1)
-    service = await GameService.open(path, seeds=lambda: next(seeds))
+    database = await Database.open(path, synchronous=synchronous)
+    service = GameService(database, seeds=lambda: next(seeds))
     transport = StubDiscord()
     try:
         deliverer = await service.deliver_with(transport)
@@ -331,7 +335,9 @@ async def heat(path: Path, tables: int, *, traced: bool, profile: bool) -> Heat:
 async def part_one(args: argparse.Namespace, folder: Path, verdicts: Verdicts) -> None:
     tables = args.tables
     print(f"1. a heat of {4 * tables} entrants at {tables} tables (stub Discord, no delay)")
-    run = await heat(folder / "heat.sqlite3", tables, traced=False, profile=args.profile)
+    print(f"  (SQLite synchronous = {args.synchronous}: each commit's fsync counts)")
+    how = {"synchronous": args.synchronous}
+    run = await heat(folder / "heat.sqlite3", tables, **how, traced=False, profile=args.profile)
     calls = ", ".join(f"{k} {v}" for k, v in sorted(run.transport.calls.items()))
     per = run.opened.wall / tables * 1000
     print(f"  heat command (seating):              {run.command}")
@@ -340,7 +346,7 @@ async def part_one(args: argparse.Namespace, folder: Path, verdicts: Verdicts) -
     print(f"  stub Discord asked: {calls}; {run.transport.pinged} pings")
     print(f"  games active: {run.active} of {tables}; tables playing: {run.playing}")
     print(f"  memory: +{run.rss:.1f} MB resident ({rss():.0f} MB now)")
-    traced = await heat(folder / "heat-traced.sqlite3", tables, traced=True, profile=False)
+    traced = await heat(folder / "heat-traced.sqlite3", tables, **how, traced=True, profile=False)
     print(
         f"  under tracemalloc (a second run, fresh database): Python's allocations peak at "
         f"+{traced.traced / 2**20:.1f} MB"
@@ -532,6 +538,12 @@ def main() -> None:
     parser.add_argument("--results", type=int, default=None, help="stored results (10000)")
     parser.add_argument("--samples", type=int, default=None, help="games rated one by one (200)")
     parser.add_argument("--quick", action="store_true", help="small sizes (a smoke test)")
+    parser.add_argument(
+        "--synchronous",
+        choices=("FULL", "NORMAL", "OFF"),
+        default="FULL",
+        help="SQLite's fsync policy for the heat (FULL: the bot's)",
+    )
     parser.add_argument("--profile", action="store_true", help="print cProfile's top functions")
     parser.add_argument("--db", type=Path, default=None, help="keep the databases in this folder")
     args = parser.parse_args()
