@@ -168,12 +168,17 @@ def standings(
 
 def _opponents(player: str, results: list[GameResult], own: dict[str, Tally]) -> Tally:
     """The sum of every opponent's own tally over the player's counted games."""
-    total = [0, 0, 0, 0, 0]
+    firsts = seconds = thirds = fourths = kills = 0  # plain sums: this loop is the hot one
     for result in results:
-        for other in result.players:
-            if other != player and other in own:
-                total = [a + b for a, b in zip(total, own[other].chain, strict=True)]
-    firsts, seconds, thirds, fourths, kills = total
+        for line in result.places:
+            other = own.get(line.player)
+            if other is None or line.player == player:
+                continue
+            firsts += other.firsts
+            seconds += other.seconds
+            thirds += other.thirds
+            fourths += other.fourths
+            kills += other.titan_kills
     return Tally(firsts=firsts, seconds=seconds, thirds=thirds, fourths=fourths, titan_kills=kills)
 
 
