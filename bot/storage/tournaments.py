@@ -270,15 +270,23 @@ async def rated_results(db: aiosqlite.Connection, guild: int | None) -> list[Res
 async def ratings(
     db: aiosqlite.Connection, guild: int | None, users: Iterable[int] | None = None
 ) -> dict[int, tuple[float, float, int]]:
-    """user → (mu, sigma, games) in a server."""
-    async with db.execute(
-        "SELECT user, mu, sigma, games FROM ratings WHERE guild = ?", (guild or 0,)
-    ) as cursor:
-        found = {int(r[0]): (float(r[1]), float(r[2]), int(r[3])) async for r in cursor}
+    """user → (mu, sigma, games) in a server: of ``users`` only, when given."""
     if users is None:
-        return found
-    wanted = set(users)
-    return {u: v for u, v in found.items() if u in wanted}
+        async with db.execute(
+            "SELECT user, mu, sigma, games FROM ratings WHERE guild = ?", (guild or 0,)
+        ) as cursor:
+            return {int(r[0]): (float(r[1]), float(r[2]), int(r[3])) async for r in cursor}
+    wanted = sorted(set(users))
+    found: dict[int, tuple[float, float, int]] = {}
+    for start in range(0, len(wanted), 500):
+        part = wanted[start : start + 500]
+        marks = ", ".join("?" * len(part))
+        async with db.execute(
+            f"SELECT user, mu, sigma, games FROM ratings WHERE guild = ? AND user IN ({marks})",
+            (guild or 0, *part),
+        ) as cursor:
+            found.update({int(r[0]): (float(r[1]), float(r[2]), int(r[3])) async for r in cursor})
+    return found
 
 
 async def set_ratings(
