@@ -8,7 +8,8 @@ post at all, the command's interaction can still post (while it lives: 15 minute
 caller's answer goes to the interaction; once that has expired, the deliverer sends its
 private news by DM. A DM refused with 50007 means the user accepts none; other refusals
 are not that. Failures that may pass (a 5xx, a timeout, a rate limit discord.py did not
-absorb) are retried by the deliverer.
+absorb) are retried by the deliverer. A tournament table's channel or private thread is
+opened here too (:mod:`bot.discord.tables`).
 """
 
 from __future__ import annotations

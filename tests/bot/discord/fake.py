@@ -11,13 +11,19 @@ Strict like Discord (the rules are in :mod:`~tests.bot.discord.routes`,
 within 3 s and once; tokens for 15 minutes; messages, embeds, components, autocomplete
 choices and command trees within Discord's limits; files within 10 MiB; the bot's
 permissions in each channel; closed DMs refused (403, 50007); an enforced nonce posts
-once. A follow-up right after a deferred ("thinking") response edits it instead of
-creating a message, and only a *created* message notifies the users it may mention.
+once. Categories and text channels made through the API keep their overwrites, and
+who may see and write there follows from them (:mod:`~tests.bot.discord.guild`); private
+threads are seen by their members only; making channels is paced by a rate limit bucket
+that answers 429 as Discord does and counts the requests that did not wait
+(:mod:`~tests.bot.discord.pacing`). A follow-up right after a deferred ("thinking")
+response edits it instead of creating a message, and only a *created* message notifies
+the users it may mention.
 
 A test controls time (:meth:`FakeDiscord.advance`, or an injected clock) and trouble:
 rate limits (:meth:`~FakeDiscord.rate_limit`), server errors (:meth:`~FakeDiscord.fail`),
 DM refusals (:meth:`~FakeDiscord.refuse_dms`), permissions
-(:meth:`~FakeDiscord.set_permissions`). Every request is recorded with its time; every
+(:meth:`~FakeDiscord.set_permissions`, :meth:`~FakeDiscord.set_guild_permissions`), the
+pace (:meth:`~FakeDiscord.pace`). Every request is recorded with its time; every
 refusal also in :attr:`rejected` (those a test asked for marked ``injected``).
 """
 

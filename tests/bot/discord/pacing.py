@@ -101,13 +101,13 @@ CHANNEL_CREATION_LIMIT, CHANNEL_CREATION_WINDOW = 5, 0.25
 over a longer window; the tests' time runs faster)."""
 
 
-def channel_creation(hidden: bool = False) -> Bucket:
+def channel_creation(hidden: bool = False, window: float = CHANNEL_CREATION_WINDOW) -> Bucket:
     """The bucket of ``POST /guilds/{guild}/channels``, per guild."""
     return Bucket(
         "POST",
         r"guilds/(\d+)/channels",
         CHANNEL_CREATION_LIMIT,
-        CHANNEL_CREATION_WINDOW,
+        window,
         "fake-channel-creation",
         hidden=hidden,
     )

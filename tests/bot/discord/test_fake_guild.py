@@ -129,12 +129,13 @@ async def test_changing_overwrites_needs_manage_roles(fake):
 # --- the pace -----------------------------------------------------------------------------------
 async def test_making_channels_past_the_bucket_answers_429_as_discord_does(fake):
     fake.role_permissions = MAKER
+    fake.pace(channel_creation(window=1.0))  # five calls fit in it, even on a busy machine
     for n in range(5):
         status, _, headers = await fake.call("POST", CHANNELS, {"type": 0, "name": f"t-{n}"})
         assert status == 201 and headers["X-RateLimit-Remaining"] == str(4 - n)
     assert headers["X-RateLimit-Limit"] == "5" and headers["X-RateLimit-Bucket"]
     status, answer, headers = await fake.call("POST", CHANNELS, {"type": 0, "name": "t-5"})
-    assert status == 429 and 0 < answer["retry_after"] <= 0.25 and answer["global"] is False
+    assert status == 429 and 0 < answer["retry_after"] <= 1.0 and answer["global"] is False
     assert headers["Via"] and headers["Retry-After"] == "1"
     assert headers["X-RateLimit-Remaining"] == "0" and float(headers["X-RateLimit-Reset-After"]) > 0
     assert "t-5" not in {x.name for x in fake.channels.values()}
