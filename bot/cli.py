@@ -60,6 +60,11 @@ def parser() -> argparse.ArgumentParser:
     )
     tournament.add_argument("--db", type=Path, help="the database file (default: the config's)")
     tournament.add_argument("words", nargs="+", help="e.g. create Winter players 3-4 heats 3")
+    ratings = commands.add_parser("ratings", help="the rating leaderboards of the database")
+    ratings.add_argument("--db", type=Path, help="the database file (default: the config's)")
+    ratings.add_argument(
+        "--rebuild", action="store_true", help="rebuild every rating from the stored results"
+    )
     check = commands.add_parser("check-db", help="check the database file (changes nothing)")
     check.add_argument("--db", type=Path, default=None, help="SQLite file (default: config)")
     verify = commands.add_parser("verify", help="check a finished game's public record")
@@ -131,6 +136,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
     if command == "tournament":
         return run_tournament(args.db or config.database, args.words)
+    if command == "ratings":
+        return run_ratings(args.db or config.database, args.rebuild)
     if command == "check-db":
         return check_db(args.db or config.database)
     if command == "verify":
@@ -196,6 +203,17 @@ def run_tournament(path: Path, words: Sequence[str]) -> int:
         return asyncio.run(tournament_command(path, words))
     except DatabaseInUse as exc:
         print(f"titanbot tournament: {exc}", file=sys.stderr)
+        return 2
+
+
+def run_ratings(path: Path, rebuild: bool) -> int:
+    from bot.competition.terminal import ratings_command
+    from bot.storage import DatabaseInUse
+
+    try:
+        return asyncio.run(ratings_command(path, rebuild))
+    except DatabaseInUse as exc:
+        print(f"titanbot ratings: {exc}", file=sys.stderr)
         return 2
 
 

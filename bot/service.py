@@ -103,6 +103,7 @@ WITHOUT_GAME = frozenset(
         "away",
         "tournament",
         "ratings",
+        "rating",
     }
 )
 """Verbs that mean something in a channel without a game; any other verb in a channel

@@ -3,6 +3,8 @@ ratings of a server, computed by the pure rules from the stored results."""
 
 from __future__ import annotations
 
+from collections import Counter
+from dataclasses import dataclass
 from fractions import Fraction
 
 import aiosqlite
@@ -86,6 +88,27 @@ def _figure(value: int | Fraction) -> str:
     if isinstance(value, Fraction):
         return f"{-float(value):.2f}"
     return str(value)
+
+
+@dataclass(frozen=True)
+class PlayerRecord:
+    """A player's rated games in a server: how many, each place how often, Titans slain."""
+
+    games: int
+    places: dict[int, int]
+    titan_kills: int
+
+
+async def player_record(db: aiosqlite.Connection, guild: int | None, user: int) -> PlayerRecord:
+    places: Counter[int] = Counter()
+    kills = 0
+    for stored in await store.rated_results(db, guild):
+        result = result_from_json(stored.result)
+        if str(user) in result.players:
+            line = result.of(str(user))
+            places[line.place] += 1
+            kills += line.titan_kills
+    return PlayerRecord(sum(places.values()), dict(places), kills)
 
 
 async def rankable(db: aiosqlite.Connection, users: list[int]) -> dict[str, str]:

@@ -4,7 +4,8 @@ database as the bot (an organiser without Discord, or a test driving a whole one
 ``titanbot tournament create Winter players 3-4`` runs ``tournament create Winter
 players 3-4`` as the terminal's organiser and prints what it says and what the tables are
 told; ``titanbot tournament play Winter`` lets the computer players of the tournament's
-tables play until each waits for a human or is over.
+tables play until each waits for a human or is over. ``titanbot ratings [--rebuild]``
+prints the leaderboards, rebuilt from the stored results when asked.
 """
 
 from __future__ import annotations
@@ -13,9 +14,11 @@ import shlex
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
+from bot.competition.ranking import rankable, ratings_text, rebuilt_ratings, server_ratings
 from bot.console import Console, local_user
 from bot.context import Caller, Place
 from bot.service import GameService
+from bot.storage import Database
 from bot.storage import tournaments as store
 
 DESK = 2
@@ -73,3 +76,34 @@ async def _play(service: GameService, console: Console, name: str) -> int:
     if service.deliverer is not None:
         await service.deliverer.idle()
     return 0
+
+
+async def ratings_command(db: Path, rebuild: bool, *, write: Callable[[str], None] = print) -> int:
+    """Print each server's leaderboard; with ``rebuild``, first rebuild every rating from
+    the stored results (deterministic) and say whether they differed from those stored."""
+    database = await Database.open(db)
+    try:
+        async with database.reading() as conn:
+            guilds = await store.rated_guilds(conn)
+        for guild in guilds:
+            async with database.reading() as conn:
+                stored = await server_ratings(conn, guild)
+                rebuilt = await rebuilt_ratings(conn, guild)
+                names = await rankable(conn, [int(p) for p in rebuilt])
+            where = "the terminal" if guild is None else f"server {guild}"
+            if rebuild:
+                differ = sorted(p for p in rebuilt if rebuilt[p] != stored.get(p))
+                async with database.transaction() as conn:
+                    await store.set_ratings(
+                        conn, guild, {int(p): (r.mu, r.sigma, r.games) for p, r in rebuilt.items()}
+                    )
+                write(
+                    f"{where}: {len(rebuilt)} ratings rebuilt from the results; "
+                    + (f"{len(differ)} differed from those stored." if differ else "all agreed.")
+                )
+            write(f"{where}:\n{ratings_text(rebuilt if rebuild else stored, names)}")
+        if not guilds:
+            write("No rated game has finished yet.")
+        return 0
+    finally:
+        await database.close()

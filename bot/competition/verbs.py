@@ -14,6 +14,7 @@ import aiosqlite
 
 from bot.competition.archive import archive
 from bot.competition.ranking import (
+    player_record,
     rankable,
     ranked_entrants,
     ratings_text,
@@ -33,6 +34,7 @@ from bot.storage.record import Game, load_game
 from bot.syntax import Args
 from bot.syntax.words import number, user
 from bot.tournament.errors import TournamentError
+from bot.tournament.ratings import leaderboard
 from bot.tournament.seating import seat_heat
 from engine.errors import IllegalAction, InvalidNotation
 
@@ -267,6 +269,30 @@ async def ratings(ctx: Context, game: Game | None, args: Args) -> Replies:
         rated = await server_ratings(db, ctx.place.guild)
         names = await rankable(db, [int(p) for p in rated])
     return Replies.answer(f"Ratings (mu − 3σ, openskill):\n{ratings_text(rated, names)}")
+
+
+async def rating(ctx: Context, game: Game | None, args: Args) -> Replies:
+    """One player's rating and record in this server (``rating [@user]``)."""
+    who = user(args.take("@user")) if args.peek() is not None else ctx.caller.user
+    args.finish()
+    async with ctx.db.reading() as db:
+        rated = await server_ratings(db, ctx.place.guild)
+        record = await player_record(db, ctx.place.guild, who)
+    mine = rated.get(str(who))
+    whose = "Your" if who == ctx.caller.user else f"<@{who}>'s"
+    if mine is None or not record.games:
+        return Replies.answer(f"{whose} record: no rated game finished here yet.")
+    board = [r.player for r in leaderboard(rated)]
+    places = ", ".join(f"{n} × {_nth(p)}" for p, n in sorted(record.places.items()))
+    return Replies.answer(
+        f"{whose} rating: {mine.ordinal:.2f} (μ {mine.mu:.2f}, σ {mine.sigma:.2f}), "
+        f"#{board.index(str(who)) + 1} of {len(board)} here.\n"
+        f"{record.games} rated games: {places}; {record.titan_kills} Titans slain."
+    )
+
+
+def _nth(place: int) -> str:
+    return {1: "1st", 2: "2nd", 3: "3rd"}.get(place, f"{place}th")
 
 
 def _clean(name: str) -> str:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Awaitable, Callable, Sequence
 
-from bot.competition.verbs import ratings
+from bot.competition.verbs import rating, ratings
 from bot.context import Context
 from bot.handlers.choosing import choices
 from bot.handlers.mine import mygames
@@ -254,4 +254,5 @@ INFO: dict[str, InfoHandler] = {
     "reminders": reminders,
     "quiet": quiet,
     "ratings": ratings,
+    "rating": rating,
 }

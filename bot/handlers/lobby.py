@@ -121,7 +121,16 @@ async def new(ctx: Context, game: Game | None, args: Args) -> Replies:
     players = MAX_PLAYERS
     record_keeping = time_limit = False
     timing = ctx.timing
-    keywords = ("players", "record_keeping", "time_limit", "deadline", "timeout", "inactivity")
+    rated = True
+    keywords = (
+        "players",
+        "record_keeping",
+        "time_limit",
+        "deadline",
+        "timeout",
+        "inactivity",
+        "unrated",
+    )
     while (word := args.keyword(*keywords)) is not None:
         if word == "players":
             players = number(args.take("the number of players"), "number of players")
@@ -138,10 +147,13 @@ async def new(ctx: Context, game: Game | None, args: Args) -> Replies:
             args.take("agreed")  # ended when the players agree (`expire`)
         record_keeping |= word == "record_keeping"
         time_limit |= word == "time_limit"
+        rated &= word != "unrated"
     args.finish()
     if not MIN_PLAYERS <= players <= MAX_PLAYERS:
         raise IllegalAction(f"TITAN is for 2 to 6 players, not {players} (RULES §1.6)")
-    settings = Settings(ctx.caller.user, players, record_keeping, time_limit, timing=timing)
+    settings = Settings(
+        ctx.caller.user, players, record_keeping, time_limit, timing=timing, rated=rated
+    )
     name = clean(ctx.caller.name) or "Player 1"
     async with ctx.seating:
         await _check_open_games(ctx, "opening", server=True)
@@ -153,7 +165,8 @@ async def new(ctx: Context, game: Game | None, args: Args) -> Replies:
     text = (
         f"**{name}** opened game #{game_id} of TITAN for up to {players} players "
         f"(record keeping {'on' if record_keeping else 'off'}, "
-        f"{'with' if time_limit else 'no'} time limit, {clock.describe(timing)}). "
+        f"{'with' if time_limit else 'no'} time limit, {clock.describe(timing)}"
+        f"{', unrated' if not rated else ''}). "
         "Take a seat with `join`; "
         "the host starts the game with `start`."
     )

@@ -267,6 +267,14 @@ async def rated_results(db: aiosqlite.Connection, guild: int | None) -> list[Res
         return [_result(r) async for r in cursor]
 
 
+async def rated_guilds(db: aiosqlite.Connection) -> list[int | None]:
+    """The servers with a rated result (None: the terminal's games)."""
+    async with db.execute(
+        "SELECT DISTINCT guild FROM results WHERE rated = 1 ORDER BY coalesce(guild, 0)"
+    ) as cursor:
+        return [r[0] async for r in cursor]
+
+
 async def ratings(
     db: aiosqlite.Connection, guild: int | None, users: Iterable[int] | None = None
 ) -> dict[int, tuple[float, float, int]]:

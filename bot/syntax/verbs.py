@@ -104,7 +104,7 @@ _LOBBY = (
     (
         "new",
         "new [players N] [record_keeping] [time_limit [DATE]] [deadline 24h] "
-        "[timeout ai|pass|pause] [inactivity]",
+        "[timeout ai|pass|pause] [inactivity] [unrated]",
         "open a game in this channel",
     ),
     ("join", "join [NAME]", "take a seat in the game being formed"),
@@ -146,6 +146,7 @@ _INFO = (
     ("reminders", "reminders on|off", "whether I remind you that a game waits for you", ()),
     ("quiet", "quiet HH:MM-HH:MM [ZONE]|off", "hours when no reminder wakes you", ()),
     ("ratings", "ratings", "the server's rating leaderboard", ()),
+    ("rating", "rating [@user]", "a player's rating and finished games here", ()),
     ("export", "export [GAME]", "organisers: the game's record as a file (every legion)", ()),
     (
         "record",

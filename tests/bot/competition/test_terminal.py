@@ -4,7 +4,7 @@ over one database file, as an organiser without Discord would."""
 from __future__ import annotations
 
 from bot.cli import main
-from bot.competition.terminal import tournament_command
+from bot.competition.terminal import ratings_command, tournament_command
 
 
 async def run(db, *words: str) -> tuple[int, str]:
@@ -26,6 +26,24 @@ async def test_a_tournament_is_run_and_inspected_from_the_terminal(db_path):
     assert said.count("AI ") == 6  # every entrant has a line
     status, said = await run(db_path, "heat", "Spring")
     assert status == 1 and "has played its 1 heats" in said
+    lines: list[str] = []
+    assert await ratings_command(db_path, True, write=lines.append) == 0
+    assert lines[0] == "the terminal: 6 ratings rebuilt from the results; all agreed."
+    assert lines[1].count("AI ") == 6
+
+
+async def test_an_unrated_game_says_so_and_keeps_it_in_its_settings(db_path):
+    from bot.context import Caller, Place
+    from bot.service import GameService
+
+    service = await GameService.open(db_path)
+    try:
+        opened = await service.submit(Place(9), Caller(1, "Ann"), "new players 2 unrated")
+        assert "unrated" in opened.public.text
+        game = await service.game_in(9)
+        assert game is not None and game.settings.rated is False
+    finally:
+        await service.close()
 
 
 def test_the_command_line_refuses_an_unknown_tournament(tmp_path, capsys):
