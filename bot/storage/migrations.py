@@ -242,4 +242,9 @@ MIGRATIONS: tuple[str, ...] = (
         text       TEXT    NOT NULL
     );
     """,
+    # 8: a tournament's table may be paused by its organiser (since when): its game's
+    # clock stops (no deadline falls due, no reminder) until it is resumed.
+    """
+    ALTER TABLE tables ADD COLUMN paused_at REAL;
+    """,
 )
