@@ -12,7 +12,7 @@ import aiosqlite
 
 from bot.competition.codec import result_to_json
 from bot.competition.ranking import standings_text, tournament_standings
-from bot.competition.settings import TournamentSettings
+from bot.competition.settings import BRACKET, TournamentSettings
 from bot.replies import Message, Notice
 from bot.storage import Status
 from bot.storage import games as rows
@@ -101,7 +101,9 @@ async def game_ended(db: aiosqlite.Connection, game_id: int) -> tuple[Notice, ..
         f"{_ordinal(p.place)} {names.get(p.player, p.player)}"
         for p in sorted(result.places, key=lambda p: p.place)
     )
-    lines = [f"Heat {table[1].heat}, table {table[1].number} is over: {places}."]
+    bracket = TournamentSettings.from_json(tournament.settings).format == BRACKET
+    stage, what = ("Round", "match") if bracket else ("Heat", "table")
+    lines = [f"{stage} {table[1].heat}, {what} {table[1].number} is over: {places}."]
     if result.rolloff is not None:
         rolled = result.rolloff
         lines.append(
@@ -109,7 +111,11 @@ async def game_ended(db: aiosqlite.Connection, game_id: int) -> tuple[Notice, ..
             f"rolled {' '.join(map(str, rolled.rolls))} ({rolled.hits} hits; 5 win)."
         )
     heat = await store.tables(db, tournament.id, table[1].heat)
-    if all(t.status == store.DONE for t in heat):
+    if bracket and all(t.status == store.DONE for t in heat):
+        lines.append(
+            f"Round {table[1].heat} is over: `tournament advance {tournament.name}` goes on."
+        )
+    elif all(t.status == store.DONE for t in heat):
         standing = await tournament_standings(db, tournament)
         lines.append(f"Heat {table[1].heat} is over. Standings:")
         lines.append(standings_text(standing, names))

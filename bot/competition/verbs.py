@@ -14,6 +14,7 @@ from collections.abc import Awaitable, Callable
 import aiosqlite
 
 from bot.competition import desk
+from bot.competition.advancing import advance
 from bot.competition.ranking import (
     rankable,
     ranked_entrants,
@@ -237,6 +238,7 @@ SUBCOMMANDS: dict[str, Handler] = {
     "add": add,
     "close": close,
     "heat": heat,
+    "advance": advance,
     "standings": standings,
     "status": desk.status,
     "remind": desk.remind,

@@ -88,6 +88,7 @@ async def awaited(service: GameService, table: store.TableRow) -> int:
 
 
 ORGANISER_COMMANDS = (
+    "tournament advance W",
     "tournament status W",
     "tournament remind W",
     "tournament extend W 1.1 24h",
