@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import itertools
 
-from bot.context import Place
 from bot.service import GameService
 from bot.storage import Database
 from bot.storage import games as rows
