@@ -4,15 +4,10 @@ an eliminator; every organiser command refused to a player, with the reason."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
-
-import pytest
-
 from bot.context import Caller, Place
-from bot.schedule.clock import ManualClock
 from bot.schedule.scheduler import Scheduler
 from bot.service import GameService
-from bot.storage import Database, due, outbox
+from bot.storage import due, outbox
 from bot.storage import tournaments as store
 
 HERE = Place(5)
@@ -20,19 +15,6 @@ ORGANISER = Caller(300_000_000_000_000_001, "Org", organiser=True)
 PLAYERS = [300_000_000_000_000_100 + i for i in range(7)]
 PLAYER = Caller(PLAYERS[0], "P0")
 HOUR = 3600.0
-
-
-@pytest.fixture
-def clock() -> ManualClock:
-    return ManualClock(datetime(2026, 12, 1, 12, 0, tzinfo=UTC).timestamp())
-
-
-@pytest.fixture
-async def service(db_path, clock):
-    database = await Database.open(db_path, synchronous="OFF")
-    service = GameService(database, seeds=lambda: 11, wall_clock=clock)
-    yield service
-    await service.close()
 
 
 async def run(service: GameService, text: str, caller: Caller = ORGANISER) -> str:
@@ -89,6 +71,8 @@ async def awaited(service: GameService, table: store.TableRow) -> int:
 
 ORGANISER_COMMANDS = (
     "tournament advance W",
+    "tournament adjudicate W 1.1 score they agreed",
+    f"tournament replace W <@{PLAYERS[1]}> <@{PLAYERS[0] + 50}>",
     "tournament status W",
     "tournament remind W",
     "tournament extend W 1.1 24h",
