@@ -38,6 +38,8 @@ from engine.errors import IllegalAction, InvalidNotation
 
 Handler = Callable[[Context, Args], Awaitable[Replies]]
 MOST_AI_ENTRANTS = 64
+BY_THE_SERVICE = ("adjudicate", "replace")
+"""Subcommands the service runs itself, under a table's lock (bot/competition/tabletools.py)."""
 
 
 async def tournament(ctx: Context, game: Game | None, args: Args) -> Replies:
@@ -45,7 +47,8 @@ async def tournament(ctx: Context, game: Game | None, args: Args) -> Replies:
     sub = args.take("the subcommand (create, join, heat, status, advance…)").lower()
     handler = SUBCOMMANDS.get(sub)
     if handler is None:
-        raise InvalidNotation(f"tournament: {', '.join(SUBCOMMANDS)}; not {sub!r}")
+        known = ", ".join((*SUBCOMMANDS, *BY_THE_SERVICE))
+        raise InvalidNotation(f"tournament: {known}; not {sub!r}")
     async with ctx.seating:  # one tournament change at a time, across channels
         return await handler(ctx, args)
 
