@@ -43,6 +43,7 @@ import aiosqlite
 
 from bot.competition.results import game_ended
 from bot.competition.tables import TableOpener
+from bot.competition.tabletools import TABLE_TOOLS, Tool
 from bot.competition.verbs import is_reading
 from bot.config import NO_LIMITS, Limits
 from bot.context import Caller, Context, Place, Version
@@ -143,6 +144,14 @@ def _made(game: Game, decision: str) -> bool:
     """Whether ``game`` no longer waits for ``decision`` (it was made, or the game is over)."""
     decided = decision_of(game.state)
     return decided is None or decided.key != decision
+
+
+def _table_tool(command: Command | Action) -> Tool | None:
+    """The organiser's tool a ``tournament`` command names, when it changes a table's game
+    (:mod:`bot.competition.tabletools`)."""
+    if not isinstance(command, Command) or command.verb != "tournament" or not command.words:
+        return None
+    return TABLE_TOOLS.get(command.words[0].lower())
 
 
 def random_seed() -> int:
@@ -315,6 +324,16 @@ class GameService:
         refused = self._over_rate(caller)
         if refused is not None:
             return refused
+        tool = _table_tool(command)
+        if tool is not None:  # it changes a table's game, under that table's lock
+            try:
+                replies = await tool(self, place, caller, command.args())  # type: ignore[union-attr]
+            except TitanError as exc:
+                return Replies.refusal(str(exc))
+            except Exception:
+                return self._apology(place, command)
+            self.tables.wake()
+            return replies
         async with self.lock(place.channel):
             try:
                 game = await self._prepare(place.channel, command, expect)

@@ -12,7 +12,7 @@ import aiosqlite
 
 from bot.competition.codec import result_to_json
 from bot.competition.ranking import standings_text, tournament_standings
-from bot.competition.settings import TournamentSettings
+from bot.competition.settings import BRACKET, TournamentSettings
 from bot.replies import Message, Notice
 from bot.storage import Status
 from bot.storage import games as rows
@@ -22,6 +22,7 @@ from bot.storage.record import Game, load_game
 from bot.tournament.places import GameResult, result_of
 from bot.tournament.ratings import Rating, rate
 from engine.dice import Dice
+from engine.errors import IllegalAction
 
 
 def rolloff_dice(tournament_seed: int, game: int) -> Dice:
@@ -90,6 +91,52 @@ async def game_ended(db: aiosqlite.Connection, game_id: int) -> tuple[Notice, ..
     if game.state is None or game.state.result is None:
         return ()
     result = await record_result(db, game, rows.now())
+    return await tournament_told(db, game_id, result)
+
+
+async def record_ruling(
+    db: aiosqlite.Connection, game: Game, result: GameResult, reason: str, by: str
+) -> tuple[Notice, ...]:
+    """Store ``result``, the organiser's adjudication of ``game`` (a tournament's table,
+    ending now: its status over, the table over), rate it, log ``reason``; what the
+    tournament's channel is told. Raises :class:`IllegalAction` when the game has a
+    result already or is no tournament's."""
+    table = await store.table_of_game(db, game.id)
+    tournament = await store.by_id(db, table[0]) if table is not None else None
+    if table is None or tournament is None:
+        raise IllegalAction(f"game #{game.id} is no tournament's table")
+    settings = TournamentSettings.from_json(tournament.settings)
+    rated = game.settings.rated and settings.rated
+    stored = store.ResultRow(
+        game.id,
+        game.row.guild,
+        tournament.id,
+        table[1].heat,
+        rows.now(),
+        rated,
+        result_to_json(result),
+    )
+    if not await store.add_result(db, stored):
+        raise IllegalAction(f"game #{game.id} has a result already")
+    await rows.update_game(db, game.id, Status.OVER)
+    await store.table_over(db, game.id)
+    places = ", ".join(f"<@{p.player}> {p.place}" for p in result.places)
+    await store.log(
+        db,
+        tournament.id,
+        f"table {table[1].label} (game #{game.id}) adjudicated by {by} "
+        f"({result.ending.value}): {places}; reason: {reason}",
+    )
+    if rated:
+        await apply_rating(db, game.row.guild, result)
+    return await tournament_told(db, game.id, result, f"Adjudicated: {reason}")
+
+
+async def tournament_told(
+    db: aiosqlite.Connection, game_id: int, result: GameResult, note: str | None = None
+) -> tuple[Notice, ...]:
+    """What the tournament's channel is told of its table's game ``game_id``, just over
+    with ``result``: its places (and ``note``); once the heat is over, the standings."""
     table = await store.table_of_game(db, game_id)
     if table is None:
         return ()
@@ -98,10 +145,14 @@ async def game_ended(db: aiosqlite.Connection, game_id: int) -> tuple[Notice, ..
         return ()
     names = {str(e.user): e.name for e in await store.entrants(db, tournament.id)}
     places = ", ".join(
-        f"{_ordinal(p.place)} {names.get(p.player, p.player)}"
+        f"{ordinal(p.place)} {names.get(p.player, p.player)}"
         for p in sorted(result.places, key=lambda p: p.place)
     )
-    lines = [f"Heat {table[1].heat}, table {table[1].number} is over: {places}."]
+    bracket = TournamentSettings.from_json(tournament.settings).format == BRACKET
+    stage, what = ("Round", "match") if bracket else ("Heat", "table")
+    lines = [f"{stage} {table[1].heat}, {what} {table[1].number} is over: {places}."]
+    if note is not None:
+        lines.append(note)
     if result.rolloff is not None:
         rolled = result.rolloff
         lines.append(
@@ -109,12 +160,16 @@ async def game_ended(db: aiosqlite.Connection, game_id: int) -> tuple[Notice, ..
             f"rolled {' '.join(map(str, rolled.rolls))} ({rolled.hits} hits; 5 win)."
         )
     heat = await store.tables(db, tournament.id, table[1].heat)
-    if all(t.status == store.DONE for t in heat):
+    if bracket and all(t.status == store.DONE for t in heat):
+        lines.append(
+            f"Round {table[1].heat} is over: `tournament advance {tournament.name}` goes on."
+        )
+    elif all(t.status == store.DONE for t in heat):
         standing = await tournament_standings(db, tournament)
         lines.append(f"Heat {table[1].heat} is over. Standings:")
         lines.append(standings_text(standing, names))
     return (Notice(tournament.channel, game_id, Message("\n".join(lines))),)
 
 
-def _ordinal(place: int) -> str:
+def ordinal(place: int) -> str:
     return {1: "1st", 2: "2nd", 3: "3rd"}.get(place, f"{place}th")

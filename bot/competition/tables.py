@@ -105,9 +105,10 @@ class TableOpener:
             tables = await store.tables(db, tournament_id, heat)
         if not tables or any(t.status == store.OPENING for t in tables):
             return
-        places = " ".join(f"<#{t.channel}>" for t in tables)
+        opened = [t for t in tables if t.channel is not None]  # a bracket's byes have none
+        places = " ".join(f"<#{t.channel}>" for t in opened)
         await self._tell(
-            tournament_id, f"All {len(tables)} tables of heat {heat} are open: {places}"
+            tournament_id, f"All {len(opened)} tables of heat {heat} are open: {places}"
         )
 
     async def _open(self, tournament_id: int, table: store.TableRow) -> int:

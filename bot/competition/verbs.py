@@ -1,5 +1,6 @@
-"""The tournament commands: ``tournament create|join|leave|add|close|heat|standings|status``
-and ``ratings``.
+"""The tournament commands: ``tournament create|join|leave|add|close|heat|standings``, the
+organiser's desk (:mod:`bot.competition.desk`: ``status|remind|extend|pause|resume|
+eliminator``), and ``ratings``.
 
 Organisers (Manage Server or the server's organiser role on Discord; the terminal's
 user) create, fill, close and seat a tournament; anyone may join while sign-up is open,
@@ -12,6 +13,8 @@ from collections.abc import Awaitable, Callable
 
 import aiosqlite
 
+from bot.competition import desk
+from bot.competition.advancing import advance
 from bot.competition.archive import archive
 from bot.competition.ranking import (
     player_record,
@@ -25,12 +28,10 @@ from bot.competition.ranking import (
 from bot.competition.settings import BRACKET, TournamentSettings, read_settings
 from bot.context import Context
 from bot.names import clean
-from bot.narration.describe import waiting_for
 from bot.replies import Message, Replies
-from bot.storage import games as rows
 from bot.storage import tournaments as store
 from bot.storage.games import ai_user
-from bot.storage.record import Game, load_game
+from bot.storage.record import Game
 from bot.syntax import Args
 from bot.syntax.words import number, user
 from bot.tournament.errors import TournamentError
@@ -40,14 +41,17 @@ from engine.errors import IllegalAction, InvalidNotation
 
 Handler = Callable[[Context, Args], Awaitable[Replies]]
 MOST_AI_ENTRANTS = 64
+BY_THE_SERVICE = ("adjudicate", "replace")
+"""Subcommands the service runs itself, under a table's lock (bot/competition/tabletools.py)."""
 
 
 async def tournament(ctx: Context, game: Game | None, args: Args) -> Replies:
     """``tournament SUBCOMMAND NAME …``."""
-    sub = args.take("create, join, leave, add, close, heat, standings or status").lower()
+    sub = args.take("the subcommand (create, join, heat, status, advance…)").lower()
     handler = SUBCOMMANDS.get(sub)
     if handler is None:
-        raise InvalidNotation(f"tournament: {', '.join(SUBCOMMANDS)}; not {sub!r}")
+        known = ", ".join((*SUBCOMMANDS, *BY_THE_SERVICE))
+        raise InvalidNotation(f"tournament: {known}; not {sub!r}")
     async with ctx.seating:  # one tournament change at a time, across channels
         return await handler(ctx, args)
 
@@ -229,39 +233,6 @@ async def standings(ctx: Context, args: Args) -> Replies:
     return Replies.answer(f"{head}\n{standings_text(table, names)}")
 
 
-async def status(ctx: Context, args: Args) -> Replies:
-    """The organiser's desk: every table, its turn, whom it waits for and since when."""
-    _organiser(ctx, "see the tournament desk")
-    name = args.take("the tournament's name")
-    args.finish()
-    async with ctx.db.reading() as db:
-        found = await _named(db, ctx, name)
-        tables = await store.tables(db, found.id)
-        entrants = await store.entrants(db, found.id)
-        lines = [f"**{found.name}** ({found.status}): {len(entrants)} entrants."]
-        for t in tables:
-            lines.append(await _desk_line(db, t))
-    if not tables:
-        lines.append("No heat seated yet.")
-    return Replies.answer("\n".join(lines))
-
-
-async def _desk_line(db: aiosqlite.Connection, table: store.TableRow) -> str:
-    where = f"<#{table.channel}>" if table.channel else "(opening)"
-    head = f"- heat {table.heat} table {table.number} {where}:"
-    if table.status != store.PLAYING or table.game is None:
-        return f"{head} {table.status}"
-    row = await rows.game(db, table.game)
-    if row is None:
-        return f"{head} game missing"
-    game = await load_game(db, row)
-    if game.state is None:
-        return f"{head} not started"
-    seat, task = waiting_for(game.state)
-    who = game.name_of(seat) if seat is not None else "nobody"
-    return f"{head} game #{game.id}, turn {game.state.turn.number}, waiting for {who} to {task}"
-
-
 async def ratings(ctx: Context, game: Game | None, args: Args) -> Replies:
     """The server's leaderboard (``ratings``)."""
     args.finish()
@@ -306,7 +277,13 @@ SUBCOMMANDS: dict[str, Handler] = {
     "add": add,
     "close": close,
     "heat": heat,
+    "advance": advance,
     "standings": standings,
-    "status": status,
+    "status": desk.status,
+    "remind": desk.remind,
+    "extend": desk.extend,
+    "pause": desk.pause,
+    "resume": desk.resume,
+    "eliminator": desk.eliminator,
     "archive": archive,
 }

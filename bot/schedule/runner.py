@@ -29,6 +29,7 @@ from bot.schedule.timeouts import INACTIVITY, PAUSE, timeout_action, timeout_not
 from bot.storage import Status
 from bot.storage import due as items
 from bot.storage import games as rows
+from bot.storage import tournaments as tables
 from bot.storage.due import DEADLINE, REMINDER, DueItem
 from bot.storage.record import Game
 from engine.game import actions as a
@@ -70,6 +71,12 @@ class DueRunner:
                 clock = await items.clock(db, game.id)
             if clock is None or clock.decision != item.decision:
                 return await self._finish(item, "the decision was made")
+            async with service.db.reading() as db:
+                paused = await tables.paused_since(db, game.id)
+            if paused is not None:  # its clock stands still until the organiser resumes
+                async with service.db.transaction() as db:
+                    await items.postpone(db, item.id, item.at + items.PAUSED)
+                return "postponed: the table is paused"
             away = await self._away(game, clock)
             if away is not None and away.standin == STANDIN_AI:
                 if item.kind == REMINDER:

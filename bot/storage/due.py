@@ -145,6 +145,47 @@ async def postpone(db: aiosqlite.Connection, item: int, at: float) -> None:
     await db.execute("UPDATE due SET at = ? WHERE id = ? AND done_at IS NULL", (at, item))
 
 
+PAUSED = 1e11
+"""How far a paused table's items are put off (past any real date: year 5138), and taken
+back when it resumes (see :func:`resume`)."""
+
+
+async def shift(db: aiosqlite.Connection, game: int, decision: str, by: float) -> None:
+    """Put the pending deadline and reminders of ``game``'s ``decision`` off by ``by``
+    seconds, and its clock's deadline (an organiser's extension)."""
+    await db.execute(
+        "UPDATE due SET at = at + ? WHERE game = ? AND decision = ? AND done_at IS NULL"
+        " AND kind IN (?, ?)",
+        (by, game, decision, DEADLINE, REMINDER),
+    )
+    await db.execute(
+        "UPDATE clocks SET deadline = deadline + ? WHERE game = ? AND decision = ?",
+        (by, game, decision),
+    )
+
+
+async def pause(db: aiosqlite.Connection, game: int) -> None:
+    """Put off ``game``'s pending deadline and reminders by :data:`PAUSED` (its table is
+    paused; the scheduler puts off those that fall due meanwhile the same way)."""
+    await db.execute(
+        "UPDATE due SET at = at + ? WHERE game = ? AND done_at IS NULL AND at < ?"
+        " AND kind IN (?, ?)",
+        (PAUSED, game, PAUSED, DEADLINE, REMINDER),
+    )
+
+
+async def resume(db: aiosqlite.Connection, game: int, by: float) -> None:
+    """``game``'s table resumes: its deadline and reminders fall due ``by`` seconds later
+    than they would have (the time its decision was paused), and so does its clock's
+    deadline."""
+    await db.execute(
+        "UPDATE due SET at = (CASE WHEN at >= ? THEN at - ? ELSE at END) + ?"
+        " WHERE game = ? AND done_at IS NULL AND kind IN (?, ?)",
+        (PAUSED, PAUSED, by, game, DEADLINE, REMINDER),
+    )
+    await db.execute("UPDATE clocks SET deadline = deadline + ? WHERE game = ?", (by, game))
+
+
 async def outcomes(db: aiosqlite.Connection, game: int) -> list[tuple[str, int | None, str]]:
     """What became of ``game``'s finished items, in the order they fell due: kind, seat,
     outcome."""

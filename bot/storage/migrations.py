@@ -248,4 +248,9 @@ MIGRATIONS: tuple[str, ...] = (
     """
     ALTER TABLE games ADD COLUMN salt TEXT;
     """,
+    # 9: a tournament's table may be paused by its organiser (since when): its game's
+    # clock stops (no deadline falls due, no reminder) until it is resumed.
+    """
+    ALTER TABLE tables ADD COLUMN paused_at REAL;
+    """,
 )

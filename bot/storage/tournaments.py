@@ -50,6 +50,13 @@ class TableRow:
     status: str
     channel: int | None = None
     game: int | None = None
+    paused_at: float | None = None
+    """Since when the organiser has paused the table (its clock stopped), if they have."""
+
+    @property
+    def label(self) -> str:
+        """``HEAT.TABLE``, as organisers name a table (``2.3``)."""
+        return f"{self.heat}.{self.number}"
 
 
 @dataclass(frozen=True)
@@ -150,6 +157,16 @@ async def remove_entrant(db: aiosqlite.Connection, tournament: int, user: int) -
     return cursor.rowcount > 0
 
 
+async def replace_entrant(
+    db: aiosqlite.Connection, tournament: int, old: int, new: int, name: str
+) -> None:
+    """``new`` takes ``old``'s place among the entrants (their sign-up order kept)."""
+    await db.execute(
+        "UPDATE entrants SET user = ?, name = ? WHERE tournament = ? AND user = ?",
+        (new, name, tournament, old),
+    )
+
+
 async def set_eliminator(db: aiosqlite.Connection, tournament: int, user: int, heat: int) -> None:
     await db.execute(
         "UPDATE entrants SET eliminator_from = ? WHERE tournament = ? AND user = ?",
@@ -159,11 +176,11 @@ async def set_eliminator(db: aiosqlite.Connection, tournament: int, user: int, h
 
 # --- tables -----------------------------------------------------------------------------------
 def _table(row: Iterable[Any]) -> TableRow:
-    heat, number, players, status, channel, game = row
-    return TableRow(heat, number, tuple(json.loads(players)), status, channel, game)
+    heat, number, players, status, channel, game, paused_at = row
+    return TableRow(heat, number, tuple(json.loads(players)), status, channel, game, paused_at)
 
 
-_TABLE = "heat, number, players, status, channel, game"
+_TABLE = "heat, number, players, status, channel, game, paused_at"
 
 
 async def tables(
@@ -186,6 +203,59 @@ async def add_tables(
             (tournament, heat, number, json.dumps(list(players)), OPENING)
             for number, players in enumerate(seated, start=1)
         ],
+    )
+
+
+async def add_table(
+    db: aiosqlite.Connection,
+    tournament: int,
+    heat: int,
+    number: int,
+    players: tuple[int, ...],
+    status: str = OPENING,
+) -> None:
+    """One table (a bracket's bye is a table of one player, over at once)."""
+    await db.execute(
+        "INSERT INTO tables (tournament, heat, number, players, status) VALUES (?, ?, ?, ?, ?)",
+        (tournament, heat, number, json.dumps(list(players)), status),
+    )
+
+
+async def table(
+    db: aiosqlite.Connection, tournament: int, heat: int, number: int
+) -> TableRow | None:
+    async with db.execute(
+        f"SELECT {_TABLE} FROM tables WHERE tournament = ? AND heat = ? AND number = ?",
+        (tournament, heat, number),
+    ) as cursor:
+        row = await cursor.fetchone()
+    return _table(row) if row else None
+
+
+async def set_paused(
+    db: aiosqlite.Connection, tournament: int, heat: int, number: int, at: float | None
+) -> None:
+    """Pause the table (``at``: since when) or resume it (None)."""
+    await db.execute(
+        "UPDATE tables SET paused_at = ? WHERE tournament = ? AND heat = ? AND number = ?",
+        (at, tournament, heat, number),
+    )
+
+
+async def paused_since(db: aiosqlite.Connection, game: int) -> float | None:
+    """Since when the table ``game`` is played at is paused (None: it is not, or the game
+    is no tournament's)."""
+    async with db.execute("SELECT paused_at FROM tables WHERE game = ?", (game,)) as cursor:
+        row = await cursor.fetchone()
+    return float(row[0]) if row and row[0] is not None else None
+
+
+async def set_players(
+    db: aiosqlite.Connection, tournament: int, heat: int, number: int, players: tuple[int, ...]
+) -> None:
+    await db.execute(
+        "UPDATE tables SET players = ? WHERE tournament = ? AND heat = ? AND number = ?",
+        (json.dumps(list(players)), tournament, heat, number),
     )
 
 

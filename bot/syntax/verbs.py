@@ -121,7 +121,8 @@ _LOBBY = (
     ),
     (
         "tournament",
-        "tournament create|join|leave|add|close|heat|standings|status NAME …",
+        "tournament create|join|leave|add|close|heat|advance|standings|status|remind|extend|"
+        "pause|resume|adjudicate|replace|eliminator NAME …",
         "tournaments: sign up, and (organisers) run them",
     ),
     (
