@@ -12,6 +12,7 @@ from collections.abc import Awaitable, Callable
 
 import aiosqlite
 
+from bot.competition.boards import ratings_picture, standings_picture
 from bot.competition.ranking import (
     rankable,
     ranked_entrants,
@@ -214,7 +215,8 @@ async def standings(ctx: Context, args: Args) -> Replies:
         return Replies.answer(f"No game of {found.name} has finished yet.")
     settings = TournamentSettings.from_json(found.settings)
     head = f"**{found.name}** standings ({settings.scheme.value}; * advances):"
-    return Replies.answer(f"{head}\n{standings_text(table, names)}")
+    picture = await standings_picture(found.name, table, names)
+    return Replies(ephemeral=Message(f"{head}\n{standings_text(table, names)}", attachment=picture))
 
 
 async def status(ctx: Context, args: Args) -> Replies:
@@ -256,7 +258,10 @@ async def ratings(ctx: Context, game: Game | None, args: Args) -> Replies:
     async with ctx.db.reading() as db:
         rated = await server_ratings(db, ctx.place.guild)
         names = await rankable(db, [int(p) for p in rated])
-    return Replies.answer(f"Ratings (mu − 3σ, openskill):\n{ratings_text(rated, names)}")
+    text = f"Ratings (mu − 3σ, openskill):\n{ratings_text(rated, names)}"
+    if not rated:
+        return Replies.answer(text)
+    return Replies(ephemeral=Message(text, attachment=await ratings_picture(rated, names)))
 
 
 def _clean(name: str) -> str:
