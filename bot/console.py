@@ -3,9 +3,10 @@
 Each line is a command as typed on Discord, said by a player: ``Ann: move Bk01 104``, or
 after ``as Bob`` every line is Bob's. Without either, the line is said by the player the
 game waits for. AI seats (``--ai``) play by themselves whenever the game waits for them.
-Pictures go to files when an output folder and a renderer are available; a file sent
-with a message (an organiser's ``export``) is written into the output folder, or into the
-current folder without one.
+Pictures go to files when an output folder and a renderer are available (the standings'
+and the ratings' pictures when an output folder is); a file sent with a message (an
+organiser's ``export``) is written into the output folder, or into the current folder
+without one.
 End of input (Ctrl-D, or a closed pipe) leaves cleanly; the game stays in the database.
 Any bytes may come in (``titanbot`` reads undecodable ones as replacement characters);
 control characters going out to the terminal are written as escapes.
@@ -232,8 +233,17 @@ class Console:
         if message.image is not None and self.out is not None:
             text += f"\n[picture: {self._save(message)}]"
         for attachment in message.attachments:
-            text += f"\n[file: {self._save_file(attachment)}]"
+            text += "\n" + self._file_line(attachment)
         return text
+
+    def _file_line(self, attachment: Attachment) -> str:
+        """Where the message's file went: a picture (standings, ratings) is saved only with
+        an output folder, as pictures are; any other file (an export) always."""
+        if attachment.filename.endswith(".png"):
+            if self.out is None:
+                return f"[picture {attachment.filename}: not saved, start with --out DIR]"
+            return f"[picture: {self._save_file(attachment)}]"
+        return f"[file: {self._save_file(attachment)}]"
 
     def _save_file(self, attachment: Attachment) -> Path:
         folder = self.out if self.out is not None else Path()

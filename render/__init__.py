@@ -5,10 +5,12 @@
   :class:`BoardInfo`).
 * :func:`battleland_png` — any battleland with its fighters (a battle ``Position``).
 * :func:`legion_card_png`, :func:`public_legion_png`, :func:`legions_sheet_png` — legions.
+* :func:`table_png` — a table (standings, a leaderboard) from plain strings.
 * :func:`demo_set` — one picture of every kind, for ``titanbot render-demo``.
 
 Each ``*_png`` has an image twin (``masterboard``, ``battleland_image``, ``legion_card``,
-``public_legion``, ``legions_sheet``). Static layers are drawn once and cached. No I/O.
+``public_legion``, ``legions_sheet``, ``table_image``). Static layers are drawn once and
+cached. No I/O.
 """
 
 from render.battleland import battleland_image, battleland_png
@@ -23,9 +25,12 @@ from render.legions import (
     public_legion_png,
 )
 from render.masterboard import masterboard, masterboard_png
+from render.table import Column, Line, table_image, table_png
 
 __all__ = [
     "BoardInfo",
+    "Column",
+    "Line",
     "battleland_image",
     "battleland_png",
     "board_info",
@@ -38,4 +43,6 @@ __all__ = [
     "masterboard_png",
     "public_legion",
     "public_legion_png",
+    "table_image",
+    "table_png",
 ]

@@ -66,7 +66,7 @@ def standings_text(table: Standings, names: dict[str, str], limit: int = 40) -> 
         [
             f"{r.rank}{'*' if r.advancing else ''}",
             names.get(r.player, r.player)[:20],
-            *(_figure(v) for v in r.key),
+            *(figure(v) for v in r.key),
         ]
         for r in table.rows[:limit]
     ]
@@ -84,7 +84,9 @@ def _row(cells: list[str], widths: list[int]) -> str:
     return "  ".join(shown).rstrip()
 
 
-def _figure(value: int | Fraction) -> str:
+def figure(value: int | Fraction) -> str:
+    """A standing's figure as shown: a count, or an average place to two decimals (its
+    key holds the average negated, so that higher sorts first)."""
     if isinstance(value, Fraction):
         return f"{-float(value):.2f}"
     return str(value)

@@ -16,6 +16,7 @@ import aiosqlite
 from bot.competition import desk
 from bot.competition.advancing import advance
 from bot.competition.archive import archive
+from bot.competition.boards import ratings_picture, standings_picture
 from bot.competition.ranking import (
     player_record,
     rankable,
@@ -230,7 +231,9 @@ async def standings(ctx: Context, args: Args) -> Replies:
         return Replies.answer(f"No game of {found.name} has finished yet.")
     settings = TournamentSettings.from_json(found.settings)
     head = f"**{found.name}** standings ({settings.scheme.value}; * advances):"
-    return Replies.answer(f"{head}\n{standings_text(table, names)}")
+    picture = await standings_picture(found.name, table, names)
+    files = (picture,) if picture is not None else ()
+    return Replies(ephemeral=Message(f"{head}\n{standings_text(table, names)}", attachments=files))
 
 
 async def ratings(ctx: Context, game: Game | None, args: Args) -> Replies:
@@ -239,7 +242,12 @@ async def ratings(ctx: Context, game: Game | None, args: Args) -> Replies:
     async with ctx.db.reading() as db:
         rated = await server_ratings(db, ctx.place.guild)
         names = await rankable(db, [int(p) for p in rated])
-    return Replies.answer(f"Ratings (mu − 3σ, openskill):\n{ratings_text(rated, names)}")
+    text = f"Ratings (mu − 3σ, openskill):\n{ratings_text(rated, names)}"
+    if not rated:
+        return Replies.answer(text)
+    picture = await ratings_picture(rated, names)
+    files = (picture,) if picture is not None else ()
+    return Replies(ephemeral=Message(text, attachments=files))
 
 
 async def rating(ctx: Context, game: Game | None, args: Args) -> Replies:
