@@ -302,4 +302,4 @@ T_ADJUDICATE = _tournament(
 )
 """``… 2.3 score REASON…`` (the score as it stands) or ``… 2.3 ruling @a=1 @b=2 REASON…``."""
 T_REPLACE = _tournament("replace", Word("old"), Word("new"))
-T_ELIMINATOR = _tournament("eliminator", Word("user"))
+T_ELIMINATOR = _tournament("eliminator", Word("entrant"))

@@ -194,12 +194,12 @@ class TournamentCommands(
         await _run(interaction, s.T_REPLACE, name=name, old=_mention(old), new=_mention(new))
 
     @command("tournament eliminator", "An entrant plays on as an eliminator (no standing)")
-    @app_commands.describe(name=NAME, user="the entrant")
+    @app_commands.describe(name=NAME, entrant="who plays on as an eliminator")
     @app_commands.autocomplete(name=tournaments)
     async def eliminator(
-        self, interaction: TitanInteraction, name: Name, user: discord.User
+        self, interaction: TitanInteraction, name: Name, entrant: discord.User
     ) -> None:
-        await _run(interaction, s.T_ELIMINATOR, name=name, user=_mention(user))
+        await _run(interaction, s.T_ELIMINATOR, name=name, entrant=_mention(entrant))
 
     @command("tournament advance", "Seat a bracket's next round")
     @app_commands.describe(name=NAME)
