@@ -11,6 +11,7 @@ from collections import Counter
 import discord
 import pytest
 
+from bot.competition import tables as tables_module
 from bot.storage import tournaments as store
 from tests.bot.discord import payloads as p
 from tests.bot.discord.conftest import Running
@@ -179,3 +180,29 @@ async def test_players_sign_up_with_the_name_completed_and_see_the_standings(fak
     assert f"left {NAME}" in fake.public(left)[0].content
     rated = await command(fake, BOB, "titan", "ratings")
     assert fake.ephemeral(rated)[0].content.startswith("Ratings")
+
+
+async def test_the_tournament_channel_counts_the_tables_up_in_one_edited_message(
+    fake, titan, monkeypatch
+):
+    monkeypatch.setattr(tables_module, "REPORT_EVERY", 0.0)  # tables open faster than people's
+    fake.pace(channel_creation(hidden=True))
+    await _run_heat(fake, titan, threads=False)
+    tables = await _seated(titan)
+    head = f"🪑 Heat 1 of **{NAME}**:"
+    [report] = [m for m in fake.messages.values() if head in m.content]
+    assert report.channel == p.CHANNEL_ID and not report.notified
+    places = " ".join(f"<#{t.channel}>" for t in tables)
+    assert report.content.splitlines()[-1] == f"{head} all 10 tables are open: {places}"
+    assert report.content.count(head) == 1  # each report took the last one's place
+    edits = [
+        r.body["content"].splitlines()[-1]
+        for r in fake.paths("PATCH", rf"channels/{p.CHANNEL_ID}/messages/{report.id}$")
+        if head in r.body.get("content", "")
+    ]
+    counts = [line for line in edits if line.endswith("tables open…")]
+    assert counts and counts[0] == f"{head} 0 of 10 tables open…"
+    assert len(edits) <= 1 + 10  # at most one a table, and the start
+    shown = [int(line.removeprefix(head).split()[0]) for line in counts]
+    assert shown == sorted(set(shown)) and len(shown) > 2  # it counted up
+    assert edits[-1].endswith(places)
