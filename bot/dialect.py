@@ -11,8 +11,9 @@ refusals included — follow one rule, and this module alone decides how hints a
 * :class:`Slash` (Discord) replaces each hint by its slash command: the clickable mention
   ``</turn move:ID>`` (or, before the command's id is known, the plain ``/turn move``),
   followed by the hint's concrete values (`` `D4` ``); placeholders are dropped, since a
-  slash command asks for its options by name. A verb without a slash command is left as
-  written.
+  slash command asks for its options by name. A verb with subcommands has a slash command
+  for each (``tournament join`` → ``/titan tournament join``), named by both words. A
+  verb without a slash command is left as written.
 
 A moment is written as Discord writes a timestamp, ``<t:UNIX:R>`` (:func:`timestamp`):
 Discord shows it in each reader's own time zone (``R``: "3 hours ago"), so :class:`Slash`
@@ -140,11 +141,19 @@ class Slash:
 
     def _hint(self, match: re.Match[str]) -> str:
         found = read_hint(match[1])
-        command = self.by_verb.get(found[0]) if found is not None else None
-        if found is None or command is None:
+        if found is None:
             return match[0]
-        values = " ".join(found[1])
-        return command.mention() + (f" `{values}`" if values else "")
+        verb, values = found
+        # a verb with subcommands (``tournament join NAME``) has a command for each
+        command = self.by_verb.get(f"{verb} {values[0].lower()}") if values else None
+        if command is not None:
+            values = values[1:]
+        else:
+            command = self.by_verb.get(verb)
+        if command is None:
+            return match[0]
+        shown = " ".join(values)
+        return command.mention() + (f" `{shown}`" if shown else "")
 
 
 def _with_id(command: SlashCommand, id_: int | None) -> SlashCommand:

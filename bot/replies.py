@@ -99,6 +99,10 @@ class Message:
     attachments: tuple[Attachment, ...] = ()
     battle: Battle | None = None
     """The battle it tells of, when one is fought (where it goes, see :class:`Battle`)."""
+    progress: str | None = None
+    """A report of work under way (a heat's tables opening), whose text begins with this
+    head: it takes the place of the channel's earlier line with the same head (the live
+    message is edited), so one line counts up instead of many piling up."""
 
     @property
     def silent(self) -> bool:

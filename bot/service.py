@@ -68,7 +68,7 @@ from bot.schedule.decisions import decision_of
 from bot.schedule.planner import plan
 from bot.schedule.scheduler import Scheduler
 from bot.schedule.standins import with_standin_copies
-from bot.storage import Database, Store, Unit, due
+from bot.storage import Database, Store, Unit, due, tournaments
 from bot.storage import games as rows
 from bot.storage.record import (
     NO_CLOCK,
@@ -677,6 +677,12 @@ class GameService:
         self._cache.move_to_end(channel)
         while len(self._cache) > self._cache_size:
             self._cache.popitem(last=False)
+
+    async def tournament_names(self, guild: int | None) -> list[str]:
+        """The names of the server's tournaments, the newest first (for autocomplete)."""
+        async with self.db.reading() as db:
+            found = await tournaments.of_guild(db, guild)
+        return [t.name for t in reversed(found)]
 
     async def game_in(self, channel: int) -> Game | None:
         """The open game (lobby or active) of ``channel``, from the cache or the database.

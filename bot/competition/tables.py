@@ -6,12 +6,19 @@ opening it and keeping its id opens nothing twice), then the table's game is cre
 seated and started there in one transaction with its news, which pings its players. The
 opener runs after the heat is seated and again at start-up, so a bot stopped halfway
 finishes the job. Discord's pace is the transport's (it waits out a 429).
+
+The tournament's channel is told how it goes in one line that counts up ("7 of 10
+tables open…") and ends with the tables' places: each report takes the place of the
+last (:attr:`~bot.replies.Message.progress`: the outbox edits the message), at most one
+a table and one every :data:`REPORT_EVERY` seconds, well within the edits Discord allows
+a channel (about 5 in 5 s).
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import time
 import zlib
 from dataclasses import replace
 from typing import TYPE_CHECKING
@@ -37,6 +44,8 @@ TOURNAMENT = Caller(0, "titanbot", organiser=True, on_behalf=True)
 TABLE_CHANNELS = 8_000_000_000
 """Where the channel numbers of tables opened without a transport (tests, tools) start."""
 MOST_RETRIES = 8
+REPORT_EVERY = 1.0
+"""Seconds between two reports of a heat's tables opening (the last one always goes)."""
 
 
 def table_name(settings: TournamentSettings, table: store.TableRow) -> str:
@@ -57,6 +66,8 @@ class TableOpener:
         self.service = service
         self._task: asyncio.Task[None] | None = None
         self._again = False
+        self._reported: dict[tuple[int, int], float] = {}
+        """When each (tournament, heat) was last reported (monotonic seconds)."""
 
     def wake(self) -> None:
         if self._task is not None and not self._task.done():
@@ -87,8 +98,10 @@ class TableOpener:
             waiting = await store.opening_tables(db)
         opened = 0
         for tournament_id, table in waiting:
+            await self._report(tournament_id, table.heat, first=True)
             try:
                 opened += await self._open(tournament_id, table)
+                await self._report(tournament_id, table.heat)
             except Refused as exc:
                 await self._tell(tournament_id, f"⚠️ Table {table.number} could not open: {exc}")
                 return opened
@@ -96,20 +109,40 @@ class TableOpener:
                 log.exception("tournament %s: table %s failed", tournament_id, table.number)
                 return opened
         for tournament_id, heat in dict.fromkeys((t, table.heat) for t, table in waiting):
-            await self._all_open(tournament_id, heat)
+            await self._report(tournament_id, heat, last=True)
         return opened
 
-    async def _all_open(self, tournament_id: int, heat: int) -> None:
-        """Tell the tournament's channel where the heat's tables are, once all are open."""
-        async with self.service.db.reading() as db:
-            tables = await store.tables(db, tournament_id, heat)
-        if not tables or any(t.status == store.OPENING for t in tables):
+    async def _report(
+        self, tournament_id: int, heat: int, *, first: bool = False, last: bool = False
+    ) -> None:
+        """Tell the tournament's channel how many of the heat's tables are open, and where
+        they are once all are: ``first`` only if not yet reported, then at most once every
+        :data:`REPORT_EVERY` seconds, and the ``last`` report always."""
+        key, now = (tournament_id, heat), time.monotonic()
+        since = self._reported.get(key)
+        if (first and since is not None) or (
+            not first and not last and since is not None and now - since < REPORT_EVERY
+        ):
             return
-        opened = [t for t in tables if t.channel is not None]  # a bracket's byes have none
-        places = " ".join(f"<#{t.channel}>" for t in opened)
-        await self._tell(
-            tournament_id, f"All {len(opened)} tables of heat {heat} are open: {places}"
-        )
+        async with self.service.db.reading() as db:
+            tournament = await store.by_id(db, tournament_id)
+            tables = await store.tables(db, tournament_id, heat)
+        if tournament is None or not tables:
+            return
+        self._reported[key] = now
+        settings = TournamentSettings.from_json(tournament.settings)
+        what = "matches" if settings.format == BRACKET else "tables"
+        stage = "round" if settings.format == BRACKET else "heat"
+        head = f"🪑 {stage.capitalize()} {heat} of **{tournament.name}**:"
+        opened = [t for t in tables if t.status != store.OPENING]
+        if len(opened) < len(tables):
+            text = f"{head} {len(opened)} of {len(tables)} {what} open…"
+        else:
+            shown = [t for t in tables if t.channel is not None]  # a bracket's byes have none
+            places = " ".join(f"<#{t.channel}>" for t in shown)
+            text = f"{head} all {len(shown)} {what} are open: {places}"
+            self._reported.pop(key, None)
+        await self._tell(tournament_id, text, progress=head)
 
     async def _open(self, tournament_id: int, table: store.TableRow) -> int:
         async with self.service.db.reading() as db:
@@ -150,13 +183,13 @@ class TableOpener:
                 await asyncio.sleep(exc.after if exc.after is not None else 2.0**attempt)
         raise Refused(f"Discord kept refusing to open {name}; try `tournament heat` later")
 
-    async def _tell(self, tournament_id: int, text: str) -> None:
+    async def _tell(self, tournament_id: int, text: str, progress: str | None = None) -> None:
         async with self.service.db.reading() as db:
             tournament = await store.by_id(db, tournament_id)
         if tournament is None:
             return
         place = Place(tournament.channel, tournament.guild)
-        await self.service.announce(place, Replies(public=Message(text)))
+        await self.service.announce(place, Replies(public=Message(text, progress=progress)))
 
 
 def _starter(tournament: store.TournamentRow, settings: TournamentSettings, table: store.TableRow):  # type: ignore[no-untyped-def]

@@ -167,6 +167,7 @@ NEW = Spec(
         Word("deadline", keyword="deadline"),
         Word("timeout", keyword="timeout"),
         Word("inactivity", keyword="inactivity", flag=True),
+        Word("unrated", keyword="unrated", flag=True),
     ),
 )
 SETTINGS = Spec(
@@ -264,3 +265,45 @@ HISTORY = Spec("history", (Word("count"),))
 RECORD = Spec("record", (Word("game"),))
 CREATURE = Spec("creature", (Word("name"),))
 LAND = Spec("land", (Word("number"),))
+
+
+# --- tournaments -----------------------------------------------------------------------------
+def _tournament(sub: str, *words: Word) -> Spec:
+    """``tournament SUB NAME …``: the verb and its subcommand, then the tournament's name."""
+    return Spec(f"tournament {sub}", (Word("name"), *words))
+
+
+T_JOIN, T_LEAVE, T_STANDINGS = (_tournament(w) for w in ("join", "leave", "standings"))
+RATINGS = _simple("ratings")
+RATING = Spec("rating", (Word("user"),))
+T_CREATE = _tournament(
+    "create",
+    Word("format", keyword="format"),
+    Word("players", keyword="players"),
+    Word("heats", keyword="heats"),
+    Word("scheme", keyword="scheme"),
+    Word("advance", keyword="advance"),
+    Word("count", keyword="count"),
+    Word("mutual", keyword="mutual"),
+    Word("deadline", keyword="deadline"),
+    Word("timeout", keyword="timeout"),
+    Word("time_limit", keyword="time_limit"),
+    Word("agreed", keyword="time_limit", flag=True),
+    Word("record_keeping", keyword="record_keeping", flag=True),
+    Word("threads", keyword="threads", flag=True),
+    Word("unrated", keyword="unrated", flag=True),
+)
+T_ADD = _tournament("add", Word("players", many=True))
+T_ADD_AI = _tournament("add", Word("ai", keyword="ai"))
+T_CLOSE, T_HEAT, T_STATUS = (_tournament(w) for w in ("close", "heat", "status"))
+T_REMIND, T_ADVANCE = _tournament("remind"), _tournament("advance")
+T_ARCHIVE = _tournament("archive")
+T_EXTEND = _tournament("extend", Word("table"), Word("by"))
+T_PAUSE = _tournament("pause", Word("table"))
+T_RESUME = _tournament("resume", Word("table"))
+T_ADJUDICATE = _tournament(
+    "adjudicate", Word("table"), Word("how"), Word("places", many=True), Word("reason", many=True)
+)
+"""``… 2.3 score REASON…`` (the score as it stands) or ``… 2.3 ruling @a=1 @b=2 REASON…``."""
+T_REPLACE = _tournament("replace", Word("old"), Word("new"))
+T_ELIMINATOR = _tournament("eliminator", Word("entrant"))

@@ -47,6 +47,8 @@ def message_to_json(message: Message) -> str:
         data["picture"] = [shown.kind.value, shown.viewer, shown.land, marks]
     if message.battle is not None:
         data["battle"] = [message.battle.stage.value, message.battle.name]
+    if message.progress is not None:
+        data["progress"] = message.progress
     if message.offers is not None:
         offers = message.offers
         items = [[o.label, o.command, o.style.value] for o in offers.items]
@@ -71,7 +73,10 @@ def message_from_json(text: str) -> Stored:
         stage, name = data["battle"]
         battle = Battle(BattleStage(stage), str(name))
     mention = tuple(data.get("mention", ()))
-    message = Message(str(data["text"]), mention=mention, offers=offers, battle=battle)
+    message = Message(
+        str(data["text"]), mention=mention, offers=offers, battle=battle,
+        progress=data.get("progress"),
+    )  # fmt: skip
     return Stored(message, drawing)
 
 

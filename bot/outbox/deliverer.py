@@ -258,14 +258,21 @@ def batch_of(waiting: Sequence[OutboxRow]) -> list[OutboxRow]:
     lane = [r for r in waiting if r.kind == first.kind and r.recipient == first.recipient]
     chosen = [lane[0]]
     size = len(message_from_json(lane[0].body).message.text)
+    head = _progress(lane[0])
     for row in lane[1:]:
         if row.batch is not None or row.lane != first.lane or _stage_ends_batch(chosen[-1]):
+            break
+        if _progress(row) != head:  # a report goes with the newer reports of it alone
             break
         size += 1 + len(message_from_json(row.body).message.text)
         if size > MAX_CONTENT - 100:  # room for the pings
             break
         chosen.append(row)
     return chosen
+
+
+def _progress(row: OutboxRow) -> str | None:
+    return message_from_json(row.body).message.progress
 
 
 def _stage_ends_batch(row: OutboxRow) -> bool:
@@ -277,10 +284,11 @@ def _stage_ends_batch(row: OutboxRow) -> bool:
 def merged(stored: Sequence[Stored], *, private: bool = False) -> Stored:
     """One message saying what several say: their texts in order (public news: only the last
     says whom the game waits for; private news: only the latest list of one's legions), the
-    pings of the latest that pings, and the picture and choices of the last (the newest)."""
+    pings of the latest that pings, and the picture and choices of the last (the newest);
+    reports of work under way (batched together alone): the newest."""
     last = stored[-1]
-    if len(stored) == 1:
-        return last
+    if len(stored) == 1 or last.message.progress is not None:
+        return last  # reports of one piece of work: the newest says how it stands
     texts = [s.message.text for s in stored if s.message.text]
     join = join_private if private else join_news
     text = join(texts, MAX_CONTENT - 100)

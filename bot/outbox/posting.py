@@ -121,8 +121,13 @@ async def _say(
     fresh: bool = False,
 ) -> tuple[str, Place]:
     """Say ``message`` at ``place``: added to its live message when nobody needs a ping and
-    it fits, else a new message (unless ``fresh``) that becomes the live one."""
+    it fits (a report in place of its earlier line), else a new message (unless
+    ``fresh``) that becomes the live one."""
     grown = f"{place.text}\n{message.text}" if place.text else message.text
+    if message.progress is not None and place.text:
+        grown = _reported(place.text, message.progress, message.text) or grown
+        if grown == place.text and place.live is not None:
+            return "unchanged", place
     if place.live is not None and not message.mention and not fresh and len(grown) <= MAX_LIVE:
         edited = replace(message, text=grown)
         outcome = await transport.edit(place.target, place.live, edited, message.text)
@@ -131,6 +136,16 @@ async def _say(
     if place.live is not None:
         await transport.unbutton(place.target, place.live)
     return outcome, Place(place.target, posted, message.text)
+
+
+def _reported(text: str, head: str, report: str) -> str | None:
+    """``text`` with its last line beginning with ``head`` replaced by ``report`` (None:
+    no line begins so)."""
+    lines = text.split("\n")
+    at = next((i for i in reversed(range(len(lines))) if lines[i].startswith(head)), None)
+    if at is None:
+        return None
+    return "\n".join([*lines[:at], report, *lines[at + 1 :]])
 
 
 def _begun(stored: Stored) -> Battle | None:

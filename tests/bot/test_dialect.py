@@ -36,6 +36,8 @@ COMMANDS = Slash(
         SlashCommand(("battle", "carry"), "Carry over", "carry", None),
         SlashCommand(("titan", "cancel"), "Cancel", "cancel", 11),
         SlashCommand(("titan-admin", "abort"), "Abort", "cancel", 13),
+        SlashCommand(("titan", "tournament", "join"), "Sign up", "tournament join", 11),
+        SlashCommand(("tournament", "heat"), "Seat a heat", "tournament heat", 14),
     )
 )
 MENTION = re.compile(r"</[-_\w ]+:\d+>")
@@ -68,6 +70,14 @@ def test_a_command_without_a_known_id_is_named_plainly():
     assert COMMANDS.render("place them (`carry D4` or `carry E5`)") == (
         "place them (`/battle carry` `D4` or `/battle carry` `E5`)"
     )
+
+
+def test_a_verbs_subcommand_names_its_own_command():
+    text = "Join with `tournament join Spring`; then `tournament heat Spring`."
+    assert COMMANDS.render(text) == (
+        "Join with </titan tournament join:11> `Spring`; then </tournament heat:14> `Spring`."
+    )
+    assert COMMANDS.render("`tournament close Spring`") == "`tournament close Spring`"
 
 
 def test_the_players_command_wins_over_the_organisers_for_a_shared_verb():

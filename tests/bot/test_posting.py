@@ -67,9 +67,14 @@ class Channel:
         self.places: dict[str, Place | None] = {}
 
     async def say(
-        self, text: str, lane: str = GAME, stage: Battle | None = None, ping: bool = False
+        self,
+        text: str,
+        lane: str = GAME,
+        stage: Battle | None = None,
+        ping: bool = False,
+        progress: str | None = None,
     ) -> Posted:
-        message = Message(text, mention=(ANN,) if ping else (), battle=stage)
+        message = Message(text, mention=(ANN,) if ping else (), battle=stage, progress=progress)
         posted = await post(
             self.calls, dict(self.places), CHANNEL, lane, [Stored(message)], message, "n", None
         )
@@ -107,6 +112,25 @@ async def test_a_message_grown_too_long_is_followed_by_a_new_one():
     await here.say("x" * (MAX_LIVE - 10))
     await here.say("a line too many for one message")
     assert here.kinds() == ["post", "post", "unbutton"]
+
+
+async def test_a_report_takes_the_place_of_its_earlier_line_and_says_nothing_twice():
+    here = Channel(Calls())
+    head = "Heat 1:"
+    await here.say("Heat 1 of Spring: 10 tables, opening now.", ping=True)
+    await here.say(f"{head} 0 of 10 tables open…", progress=head)
+    await here.say(f"{head} 7 of 10 tables open…", progress=head)
+    await here.say(f"{head} 7 of 10 tables open…", progress=head)  # no news: no edit
+    await here.say(f"{head} all 10 tables are open: #a #b", progress=head)
+    assert here.kinds() == ["post", "edit", "edit", "edit"]
+    assert [text for _, _, (_, text) in here.calls.made[1:]] == [  # type: ignore[misc]
+        f"Heat 1 of Spring: 10 tables, opening now.\n{head} {said}"
+        for said in (
+            "0 of 10 tables open…",
+            "7 of 10 tables open…",
+            "all 10 tables are open: #a #b",
+        )
+    ]
 
 
 async def test_a_battle_opens_its_thread_at_its_first_news_and_archives_it_at_its_end():

@@ -43,3 +43,20 @@ async def own_characters(
     found = [" ".join(legion.characters), *dict.fromkeys(legion.characters)]
     found = [v for v in dict.fromkeys(found) if typed in v.casefold()]
     return [app_commands.Choice(name=v[:100], value=v[:100]) for v in found[:25]]
+
+
+async def tournaments(
+    interaction: TitanInteraction, current: str
+) -> list[app_commands.Choice[str]]:
+    """The server's tournaments whose names start with what is typed, then those holding
+    it (the newest first); none when the database is slow."""
+    try:
+        async with asyncio.timeout(AUTOCOMPLETE_BUDGET):
+            names = await interaction.client.service.tournament_names(interaction.guild_id)
+    except Exception:
+        log.warning("autocomplete of tournament names failed", exc_info=True)
+        return []
+    typed = current.strip().casefold()
+    starting = [n for n in names if n.casefold().startswith(typed)]
+    found = starting + [n for n in names if typed in n.casefold() and n not in starting]
+    return [app_commands.Choice(name=n, value=n) for n in found[:25]]

@@ -14,7 +14,7 @@ import discord
 from discord import app_commands
 
 from bot.discord import specs as s
-from bot.discord.commands.completion import creatures, own_characters
+from bot.discord.commands.completion import creatures, own_characters, tournaments
 from bot.discord.commands.help import help_text
 from bot.discord.commands.leaf import command
 from bot.discord.commands.options import CLOCK_OPTIONS
@@ -26,7 +26,7 @@ ADD_AI = s.Spec("addai", (s.Word("name", many=True),))
 """``/titan ai``: the lobby's ``addai``."""
 CANCEL = s.Spec("cancel", (s.Word("game"),))
 """``/titan cancel``: the lobby's ``cancel [GAME]``."""
-Topic = Literal["lobby", "turn", "engagement", "battle", "information", "organiser"]
+Topic = Literal["lobby", "turn", "engagement", "battle", "information", "tournament", "organiser"]
 
 
 @app_commands.guild_only()
@@ -44,6 +44,7 @@ class TitanCommands(
         deadline="how long each decision may wait, like 24h or 2d (default: none)",
         timeout="when a deadline passes: ai plays, pass plays the least, pause waits",
         inactivity="errata 20.4: 3 timeouts in a row, then a timeout concedes",
+        unrated="the result moves nobody's rating",
     )
     async def new(
         self,
@@ -54,11 +55,13 @@ class TitanCommands(
         deadline: app_commands.Range[str, 1, 16] | None = None,
         timeout: Literal["ai", "pass", "pause"] | None = None,
         inactivity: bool = False,
+        unrated: bool = False,
     ) -> None:
         await run_command(
             interaction,
             s.NEW,
             inactivity=inactivity,
+            unrated=unrated,
             players=players,
             record_keeping=record_keeping,
             time_limit=time_limit,
@@ -169,6 +172,17 @@ class TitanCommands(
         await run_command(interaction, s.REMINDERS, choice=choice)
 
     @me.command(
+        name="rating",
+        description="Your rating and rated games here (or another player's)",
+        extras={"verb": "rating"},
+    )
+    @app_commands.describe(user="whose (default: yours)")
+    async def me_rating(
+        self, interaction: TitanInteraction, user: discord.User | None = None
+    ) -> None:
+        await run_command(interaction, s.RATING, user=f"<@{user.id}>" if user else None)
+
+    @me.command(
         name="quiet",
         description="Hours when no reminder wakes you (a reminder then waits)",
         extras={"verb": "quiet"},
@@ -210,6 +224,48 @@ class TitanCommands(
             return
         chosen = f"<@{standin_user.id}>" if standin_user is not None else standin
         await run_command(interaction, s.AWAY, until=until, standin=chosen)
+
+    tournament = app_commands.Group(
+        name="tournament", description="Tournaments: sign up, leave, see the standings"
+    )
+
+    @tournament.command(
+        name="join", description="Sign up for a tournament", extras={"verb": "tournament join"}
+    )
+    @app_commands.describe(name="the tournament")
+    @app_commands.autocomplete(name=tournaments)
+    async def tournament_join(
+        self, interaction: TitanInteraction, name: app_commands.Range[str, 1, 40]
+    ) -> None:
+        await run_command(interaction, s.T_JOIN, name=name)
+
+    @tournament.command(
+        name="leave",
+        description="Leave a tournament before sign-up closes",
+        extras={"verb": "tournament leave"},
+    )
+    @app_commands.describe(name="the tournament")
+    @app_commands.autocomplete(name=tournaments)
+    async def tournament_leave(
+        self, interaction: TitanInteraction, name: app_commands.Range[str, 1, 40]
+    ) -> None:
+        await run_command(interaction, s.T_LEAVE, name=name)
+
+    @tournament.command(
+        name="standings",
+        description="A tournament's standings (only you see them)",
+        extras={"verb": "tournament standings"},
+    )
+    @app_commands.describe(name="the tournament")
+    @app_commands.autocomplete(name=tournaments)
+    async def tournament_standings(
+        self, interaction: TitanInteraction, name: app_commands.Range[str, 1, 40]
+    ) -> None:
+        await run_command(interaction, s.T_STANDINGS, name=name)
+
+    @command("ratings", "The server's rating leaderboard")
+    async def ratings(self, interaction: TitanInteraction) -> None:
+        await run_command(interaction, s.RATINGS)
 
     @command("history", "The last things that happened")
     @app_commands.describe(count="how many actions (default 10, at most 50)")

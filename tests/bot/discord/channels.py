@@ -140,10 +140,11 @@ def create(
 
 
 def _notified(message: Sent, allowed: dict[str, Any] | None) -> tuple[int, ...]:
-    """Who a new message notifies: mentioned and allowed, unless ephemeral or silent."""
+    """Who a new message notifies (each once, however often named): mentioned and
+    allowed, unless ephemeral or silent."""
     if message.ephemeral or message.silent:
         return ()
-    mentioned = [int(u) for u in re.findall(r"<@!?(\d+)>", message.content)]
+    mentioned = list(dict.fromkeys(int(u) for u in re.findall(r"<@!?(\d+)>", message.content)))
     if allowed is None or "users" in allowed.get("parse", []):
         return tuple(mentioned)
     listed = {int(u) for u in allowed.get("users", [])}

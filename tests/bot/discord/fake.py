@@ -103,6 +103,8 @@ class FakeDiscord:
             p.CHANNEL_ID: Channel(p.CHANNEL_ID, TEXT, "titan", permissions=p.APP_PERMISSIONS)
         }
         self.dms_closed: set[int] = set()
+        self.allowed_commands: dict[str, set[int]] = {}
+        """Who may use a command whatever its default permissions (:meth:`allow_command`)."""
         self.dm_channels: dict[int, int] = {}
         self.nonces: dict[tuple[int, str], tuple[int, float]] = {}
         self.troubles: list[Trouble] = []
@@ -229,6 +231,8 @@ class FakeDiscord:
             raise ValueError(f"user {user} cannot see channel {channel}")
         if kind in (2, 4) and not permissions & p.COMMANDS:
             raise ValueError(f"user {user} may not use application commands in {channel}")
+        if kind in (2, 4):
+            self._may_use(user, str(data["name"]), permissions)
         pushed = Pushed(self.next_id(), f"token-{self.next_id()}", kind, user, self.now())
         pushed.channel = channel
         payload = p.interaction(
@@ -246,6 +250,27 @@ class FakeDiscord:
         self.interactions[pushed.id] = pushed
         await self.dispatch("INTERACTION_CREATE", payload | extra)
         return pushed
+
+    def allow_command(self, name: str, user: int) -> None:
+        """The server lets ``user`` use the top-level command ``name`` whatever its
+        ``default_member_permissions`` (Server Settings → Integrations)."""
+        self.allowed_commands.setdefault(name, set()).add(user)
+
+    def _may_use(self, user: int, name: str, permissions: int) -> None:
+        """Discord lets a command with ``default_member_permissions`` come only from members
+        with all of them, administrators, and those the server allowed: else it is not
+        even shown (the fake raises :class:`ValueError`)."""
+        for made in self.commands.values():
+            for command in made:
+                needed = command.get("default_member_permissions")
+                if command["name"] != name or needed is None:
+                    continue
+                needed = int(needed)
+                if permissions & p.ADMINISTRATOR or user in self.allowed_commands.get(name, ()):
+                    return
+                if needed and permissions & needed == needed:
+                    return
+                raise ValueError(f"user {user} may not use /{name} (it needs {needed})")
 
     async def slash(
         self,

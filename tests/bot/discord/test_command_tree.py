@@ -17,12 +17,18 @@ WITHOUT_COMMAND = {"invitation", "choices"}
 """Verbs given by buttons only: an invitation's answer, a private step's choices."""
 ORGANISER_TOOLS = {"titan-admin replace", "titan-admin remove"}
 """Organiser commands that write no command of the language."""
+TOURNAMENT = (
+    "join leave standings create add close heat status archive remind extend pause resume"
+    " adjudicate replace eliminator advance"
+)
+"""The subcommands of ``tournament``, each its own slash command."""
 
 
 def test_the_commands_break_none_of_discords_limits():
     commands = payload(bot_tree(), None)
     assert problems(commands) == []
-    assert [c["name"] for c in commands] == ["titan", "turn", "battle", "done", "titan-admin"]
+    names = [c["name"] for c in commands]
+    assert names == ["titan", "turn", "battle", "done", "titan-admin", "tournament"]
     for command in commands:
         assert size(command) <= MAX_CHARACTERS
 
@@ -47,7 +53,11 @@ def test_every_leaf_records_the_verb_it_writes_and_each_verb_has_one_command():
     assert found.pop("settings") == ["titan settings", "titan-admin settings"]
     assert found.pop("export") == ["titan-admin export"]
     assert all(len(names) == 1 for names in found.values()), found
-    assert set(found) | {"cancel", "settings", "export"} | WITHOUT_COMMAND == set(VERBS)
+    subcommands = {verb for verb in found if " " in verb}  # tournament join, … create
+    assert {verb.split()[0] for verb in subcommands} == {"tournament"}
+    assert sorted(s.split()[1] for s in subcommands) == sorted(TOURNAMENT.split())
+    verbs = {verb for verb in found if verb not in subcommands} | {"tournament"}
+    assert verbs | {"cancel", "settings", "export"} | WITHOUT_COMMAND == set(VERBS)
 
 
 def test_the_dialect_names_each_verb_by_its_players_command():

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import logging
 
+import pytest
+
 from bot.discord.errors import APOLOGY
 from tests.bot.discord import payloads as p
 from tests.bot.discord.fake import EPHEMERAL
@@ -98,6 +100,9 @@ async def test_organiser_commands_are_hidden_by_default_and_discord_is_the_only_
     assert "only the host" in fake.ephemeral(refused)[0].content
     # Bob lacks Manage Channels, but the server allowed his role to use /titan-admin
     # (Server Settings → Integrations), so Discord let his interaction through: obeyed.
+    with pytest.raises(ValueError, match="may not use /titan-admin"):
+        await fake.slash(BOB, "titan-admin", "abort", permissions=p.PLAYER)
+    fake.allow_command("titan-admin", BOB)
     aborted = await command(fake, BOB, "titan-admin", "abort", permissions=p.PLAYER)
     [news] = fake.public(aborted)
     assert "Game #1 was cancelled" in news.content

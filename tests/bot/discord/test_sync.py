@@ -14,13 +14,16 @@ from tests.bot.discord.helpers import ANN, bot_tree, registered, settle
 
 TREE = {
     "titan": "new join leave invite ai start cancel settings withdraw expire reveal status "
-    "mygames board legions dms me history info legal creature land help",
+    "mygames board legions dms me tournament ratings history info legal creature land help",
     "turn": "colour split unsplit roll mulligan move takeback muster",
     "battle": "engage flee fight propose accept concede nomore acquire decline maneuver takeback "
     "strike carry rangestrike summon reinforce insist board",
     "titan-admin": "replace remove abort settings export",
+    "tournament": "create add close heat status archive remind extend pause resume adjudicate "
+    "replace eliminator advance",
 }
-TOP = ["battle", "done", "titan", "titan-admin", "turn"]
+TOP = ["battle", "done", "titan", "titan-admin", "tournament", "turn"]
+GROUPS = ("me", "tournament", "info")
 
 
 def _options(command: dict) -> dict[str, dict]:
@@ -39,12 +42,13 @@ async def test_the_registered_command_tree(fake, titan):
         assert commands[name]["contexts"] == [0]
         assert [o["name"] for o in commands[name]["options"]] == leaves.split()
         kinds = {o["name"]: o["type"] for o in commands[name]["options"]}
-        assert all(kind == (2 if leaf in ("me", "info") else 1) for leaf, kind in kinds.items())
+        assert all(kind == (2 if leaf in GROUPS else 1) for leaf, kind in kinds.items())
     me = _options(_options(commands["titan"])["me"])
-    assert list(me) == ["reminders", "quiet", "away"] and all(o["type"] == 1 for o in me.values())
+    assert list(me) == ["reminders", "rating", "quiet", "away"]
+    assert all(o["type"] == 1 for o in me.values())
     info = _options(_options(commands["titan"])["info"])
     assert list(info) == ["record"] and list(_options(info["record"])) == ["game"]
-    players = [c for name, c in commands.items() if name != "titan-admin"]
+    players = [c for name, c in commands.items() if name not in ("titan-admin", "tournament")]
     assert all(c.get("default_member_permissions") is None for c in players)
     done = commands["done"]
     assert done["contexts"] == [0] and list(_options(done)) == ["keep"]
@@ -54,6 +58,11 @@ async def test_the_registered_command_tree(fake, titan):
     assert [c["value"] for c in move["teleport"]["choices"]] == ["tower", "titan"]
     admin = commands["titan-admin"]
     assert int(admin["default_member_permissions"]) == p.MANAGE_CHANNELS
+    desk = commands["tournament"]
+    assert int(desk["default_member_permissions"]) == p.MANAGE_GUILD
+    signup = _options(_options(commands["titan"])["tournament"])
+    assert list(signup) == ["join", "leave", "standings"]
+    assert all(_options(o)["name"].get("autocomplete") for o in signup.values())
 
 
 async def test_the_bot_names_its_commands_by_the_ids_of_the_sync(fake, titan):
@@ -86,7 +95,7 @@ async def test_the_owner_forces_a_sync_by_mentioning_the_bot(fake, titan):
     await fake.wait_for(lambda: fake.paths("POST", r"channels/\d+/messages"))
     assert len(_puts(fake)) == 2
     [reply] = fake.paths("POST", r"channels/\d+/messages")
-    assert reply.body["content"] == "Synced 5 commands (global)."
+    assert reply.body["content"] == "Synced 6 commands (global)."
 
 
 async def test_a_skipped_sync_still_names_the_commands_by_the_ids_of_the_last(fake, tmp_path):
