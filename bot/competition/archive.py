@@ -13,6 +13,7 @@ import csv
 import io
 import json
 import zipfile
+from fractions import Fraction
 from typing import Any
 
 from bot.competition.ranking import tournament_standings
@@ -132,8 +133,8 @@ def standings_csv(standing: Standings, names: dict[str, str]) -> str:
     return out.getvalue()
 
 
-def _plain(value: object) -> float | int:
+def _plain(value: int | Fraction) -> float | int:
     """A figure as a number (a mean place is held negated, as a fraction)."""
     if isinstance(value, int):
         return value
-    return round(-float(value), 4)  # type: ignore[arg-type]
+    return round(-float(value), 4)

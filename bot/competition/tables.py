@@ -20,6 +20,7 @@ import asyncio
 import logging
 import time
 import zlib
+from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
@@ -192,7 +193,9 @@ class TableOpener:
         await self.service.announce(place, Replies(public=Message(text, progress=progress)))
 
 
-def _starter(tournament: store.TournamentRow, settings: TournamentSettings, table: store.TableRow):  # type: ignore[no-untyped-def]
+def _starter(
+    tournament: store.TournamentRow, settings: TournamentSettings, table: store.TableRow
+) -> Callable[[Context, Game | None], Awaitable[Replies]]:
     """The work that creates, seats and starts the table's game in its channel."""
 
     async def work(ctx: Context, game: Game | None) -> Replies:
