@@ -3,6 +3,7 @@ same tables and columns as SQLite's, and 64-bit Discord ids kept whole."""
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 
 import asyncpg
@@ -165,3 +166,8 @@ async def test_migration_3_numbers_the_turn_of_actions_logged_before_it(pg_dsn: 
         assert [tuple(row) for row in turns] == [(1, 0), (2, 0), (3, 1), (4, 1), (5, 2)]
     finally:
         await connection.close()
+
+
+async def test_two_processes_migrating_at_once_apply_each_migration_once(pg_dsn: str) -> None:
+    versions = await asyncio.gather(migrate(pg_dsn), migrate(pg_dsn), migrate(pg_dsn))
+    assert versions == [len(MIGRATIONS)] * 3
