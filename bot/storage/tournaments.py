@@ -98,7 +98,7 @@ async def create(
 async def named(db: aiosqlite.Connection, guild: int | None, name: str) -> TournamentRow | None:
     async with db.execute(
         f"SELECT {_TOURNAMENT} FROM tournaments WHERE coalesce(guild, 0) = ?"
-        " AND name = ? COLLATE NOCASE",
+        " AND lower(name) = lower(?)",
         (guild or 0, name),
     ) as cursor:
         row = await cursor.fetchone()
@@ -187,9 +187,9 @@ async def tables(
     db: aiosqlite.Connection, tournament: int, heat: int | None = None
 ) -> list[TableRow]:
     async with db.execute(
-        f"SELECT {_TABLE} FROM tables WHERE tournament = ? AND (? IS NULL OR heat = ?)"
+        f"SELECT {_TABLE} FROM tables WHERE tournament = ? AND heat = coalesce(?, heat)"
         " ORDER BY heat, number",
-        (tournament, heat, heat),
+        (tournament, heat),
     ) as cursor:
         return [_table(r) async for r in cursor]
 
@@ -340,7 +340,7 @@ async def rated_results(db: aiosqlite.Connection, guild: int | None) -> list[Res
 async def rated_guilds(db: aiosqlite.Connection) -> list[int | None]:
     """The servers with a rated result (None: the terminal's games)."""
     async with db.execute(
-        "SELECT DISTINCT guild FROM results WHERE rated = 1 ORDER BY coalesce(guild, 0)"
+        "SELECT guild FROM results WHERE rated = 1 GROUP BY guild ORDER BY coalesce(guild, 0)"
     ) as cursor:
         return [r[0] async for r in cursor]
 

@@ -144,6 +144,9 @@ async def tournament_part(db: aiosqlite.Connection, game: int) -> dict[str, Any]
     seen["entrants"] = await tournaments.entrants(db, cup)
     seen["by_id"] = await tournaments.by_id(db, cup)
     seen["of_guild"] = await tournaments.of_guild(db, GUILD)
+    seen["named"] = await tournaments.named(db, GUILD, "CUP")  # any case
+    seen["not_named"] = await tournaments.named(db, GUILD, "no such cup")
+    assert seen["named"] is not None and seen["not_named"] is None
     await tournaments.add_tables(db, cup, 1, [(ALICE, BOB)])
     await tournaments.add_table(db, cup, 1, 2, (BOB, ALICE))
     await tournaments.table_opened(db, cup, 1, 1, CHANNEL, game)
@@ -153,6 +156,9 @@ async def tournament_part(db: aiosqlite.Connection, game: int) -> dict[str, Any]
     seen["paused"] = await tournaments.paused_since(db, game)
     seen["table_of_game"] = await tournaments.table_of_game(db, game)
     seen["opening"] = await tournaments.opening_tables(db)
+    seen["tables"] = await tournaments.tables(db, cup)
+    seen["tables_of_heat"] = await tournaments.tables(db, cup, 1)
+    seen["tables_of_no_heat"] = await tournaments.tables(db, cup, 2)
     await tournaments.table_over(db, game)
     seen["table_2"] = await tournaments.table(db, cup, 1, 2)
     result = ResultRow(game, GUILD, cup, 1, "2024-03-03", True, {"winner": ALICE})
@@ -162,6 +168,8 @@ async def tournament_part(db: aiosqlite.Connection, game: int) -> dict[str, Any]
     ]
     seen["results"] = await tournaments.results_of_tournament(db, cup)
     seen["rated"] = await tournaments.rated_results(db, GUILD)
+    seen["rated_guilds"] = await tournaments.rated_guilds(db)
+    assert seen["rated_guilds"] == [GUILD]
     await tournaments.set_ratings(db, GUILD, {ALICE: (25.0, 8.3, 1), BOB: (20.5, 8.1, 1)})
     await tournaments.set_ratings(db, GUILD, {ALICE: (27.0, 7.9, 2)})
     seen["ratings"] = await tournaments.ratings(db, GUILD)
