@@ -210,7 +210,7 @@ async def lapsed(db: aiosqlite.Connection, game: int, seat: int) -> int:
     """One more timeout of ``seat`` in a row; how many now."""
     await db.execute(
         "INSERT INTO lapses (game, seat, count) VALUES (?, ?, 1)"
-        " ON CONFLICT (game, seat) DO UPDATE SET count = count + 1",
+        " ON CONFLICT (game, seat) DO UPDATE SET count = lapses.count + 1",
         (game, seat),
     )
     return await lapses(db, game, seat)

@@ -11,7 +11,7 @@ import aiosqlite
 import asyncpg
 import pytest
 
-from bot.storage import games, outbox, tournaments
+from bot.storage import due, games, outbox, tournaments
 from bot.storage.database import Database
 from bot.storage.games import SeatRow, Status
 from bot.storage.pg_connection import IDENTITY_TABLES, PgDatabase, translate
@@ -242,3 +242,71 @@ def test_translate(sqlite: str, postgres: str) -> None:
 def test_insert_or_replace_into_an_unknown_table_is_refused() -> None:
     with pytest.raises(ValueError, match="seats"):
         translate("INSERT OR REPLACE INTO seats (game) VALUES (?)")
+
+
+async def clock_scenario(store: Any, monkeypatch: pytest.MonkeyPatch) -> dict[str, Any]:
+    """The scheduler's storage (bot/storage/due.py): clocks, due items, lapses, the users'
+    reminder wishes and time away; everything read back."""
+    fixed_clock(monkeypatch)
+    seen: dict[str, Any] = {}
+    async with store.transaction() as raw:
+        db = cast(aiosqlite.Connection, raw)
+        game = await games.create_game(db, CHANNEL, GUILD, {})
+        await games.set_seats(db, game, [SeatRow(0, ALICE, "Alice"), SeatRow(1, BOB, "Bob")])
+        await due.set_clock(db, game, due.Clock(0, "split:1", 100.0, 200.0))
+        seen["clock"] = await due.clock(db, game)
+        first = await due.add(db, game, due.DEADLINE, 200.0, 0, "split:1")
+        second = await due.add(db, game, due.REMINDER, 150.0, 0, "split:1")
+        await due.add(db, game, due.TIME_LIMIT, 900.0)
+        seen["next"] = await due.next_at(db)
+        seen["due_by"] = await due.due_by(db, 160.0)
+        await due.begin(db, first)
+        await due.postpone(db, second, 170.0)
+        await due.shift(db, game, "split:1", 10.0)
+        seen["pending"] = await due.pending(db, game)
+        seen["still"] = await due.still_pending(db, first, 300.0)
+        await due.finish(db, first, 211.0, "timed out")
+        seen["still_after"] = await due.still_pending(db, first, 300.0)
+        seen["outcomes"] = await due.outcomes(db, game)
+        seen["lapsed"] = [await due.lapsed(db, game, 0), await due.lapsed(db, game, 0)]
+        seen["lapses"] = await due.lapses(db, game, 0)
+        await due.reset_lapses(db, game, 0)
+        seen["lapses_reset"] = await due.lapses(db, game, 0)
+        await due.set_reminder_prefs(db, ALICE, due.ReminderPrefs(True, "22:00-08:00 UTC"))
+        seen["prefs"] = await due.reminder_prefs(db, ALICE)
+        await due.set_away(db, BOB, due.Away(100.0, 5000.0, None, CAROL))
+        seen["away"] = await due.away(db, BOB, 150.0)
+        seen["not_away"] = await due.away(db, BOB, 6000.0)
+        seen["stood_in_by"] = await due.stood_in_by(db, CAROL, 150.0)
+        seen["standins"] = await due.standins_of(db, [ALICE, BOB], 150.0)
+        await due.set_clock(db, game, due.Clock(1, "move:1", 220.0, None))
+        seen["awaiting"] = await due.awaiting(db, BOB)
+        await due.pause(db, game)
+        seen["paused"] = await due.pending(db, game)
+        await due.resume(db, game, 30.0)
+        seen["resumed"] = await due.pending(db, game)
+        await due.cancel(db, game, (due.REMINDER,))
+        seen["cancelled"] = await due.pending(db, game)
+        await due.forget(db, game)
+        seen["forgotten"] = (await due.pending(db, game), await due.clock(db, game))
+    assert seen["away"] is not None and seen["standins"] == {BOB: CAROL}
+    return seen
+
+
+async def test_the_clock_storage_answers_on_postgresql_as_on_sqlite(
+    pg_dsn: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    sqlite = await Database.open(tmp_path / "games.sqlite3")
+    try:
+        expected = await clock_scenario(sqlite, monkeypatch)
+    finally:
+        await sqlite.close()
+    await migrate(pg_dsn)
+    postgres = await PgDatabase.open(pg_dsn)
+    try:
+        found = await clock_scenario(postgres, monkeypatch)
+    finally:
+        await postgres.close()
+    assert set(found) == set(expected)
+    for key, value in expected.items():
+        assert found[key] == value, key
