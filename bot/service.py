@@ -43,8 +43,6 @@ import aiosqlite
 
 from bot.competition.results import game_ended
 from bot.competition.tables import TableOpener
-from bot.competition.tabletools import TABLE_TOOLS, Tool
-from bot.competition.verbs import is_reading
 from bot.config import NO_LIMITS, Limits
 from bot.context import Caller, Context, Place, Version
 from bot.handlers.ai_seats import ai_caller, ai_choice, ai_play, merge, waiting_ai
@@ -63,6 +61,7 @@ from bot.records.command import RECORDS
 from bot.records.damage import GameDamaged, damage_notice
 from bot.records.proof import random_salt
 from bot.replies import Message, Picture, Replies
+from bot.routing import STALE, WITHOUT_GAME, StaleChoice, stores, table_tool
 from bot.schedule.clock import Clock, SystemClock
 from bot.schedule.decisions import decision_of
 from bot.schedule.planner import plan
@@ -79,7 +78,7 @@ from bot.storage.record import (
     load_open_game,
 )
 from bot.syntax import Command, VerbKind, parse_command
-from engine.errors import IllegalAction, TitanError, WrongPhase
+from engine.errors import IllegalAction, TitanError
 from engine.game.actions import Action
 from engine.game.state import GameState
 
@@ -89,26 +88,6 @@ SNAPSHOT_EVERY = 50
 CACHE_SIZE = 512
 AI_LIMIT = 1000
 """AI actions one command may set off (a safety cap: whole AI turns fit many times)."""
-WITHOUT_GAME = frozenset(
-    {
-        "new",
-        "help",
-        "status",
-        "creature",
-        "land",
-        "cancel",
-        "mygames",
-        "dms",
-        "reminders",
-        "quiet",
-        "away",
-        "tournament",
-        "ratings",
-        "rating",
-    }
-)
-"""Verbs that mean something in a channel without a game; any other verb in a channel
-whose game is damaged is answered with the damage notice."""
 #: Called with the game after each AI action is stored (progress bars, benchmarks).
 Observer = Callable[[Game], None]
 #: Chooses the action for a seat (a passed deadline's answer), in a worker thread.
@@ -119,39 +98,14 @@ SCHEDULER = Caller(0, "titanbot", on_behalf=True)
 """Who the bot's own notices come from (a reminder, a paused game)."""
 
 
-STALE = "this choice is out of date: the game has moved on since it was offered"
-
-
-class StaleChoice(WrongPhase):
-    """A choice made for a version of the game it has moved past."""
-
-
 #: An organiser's tool run by :meth:`GameService.change`: the context, the channel's game.
 Work = Callable[..., Awaitable[Replies]]
-
-
-def stores(command: Command | Action) -> bool:
-    """Whether ``command`` may change something (a lobby step or a game action): it runs in
-    a unit, with what it must tell."""
-    if isinstance(command, Command):
-        if command.verb == "tournament" and is_reading(command.words):
-            return False  # standings, the desk, the archive: answered, nothing stored
-        return command.kind in (VerbKind.LOBBY, VerbKind.GAME) and command.verb not in RECORDS
-    return True
 
 
 def _made(game: Game, decision: str) -> bool:
     """Whether ``game`` no longer waits for ``decision`` (it was made, or the game is over)."""
     decided = decision_of(game.state)
     return decided is None or decided.key != decision
-
-
-def _table_tool(command: Command | Action) -> Tool | None:
-    """The organiser's tool a ``tournament`` command names, when it changes a table's game
-    (:mod:`bot.competition.tabletools`)."""
-    if not isinstance(command, Command) or command.verb != "tournament" or not command.words:
-        return None
-    return TABLE_TOOLS.get(command.words[0].lower())
 
 
 def random_seed() -> int:
@@ -324,7 +278,7 @@ class GameService:
         refused = self._over_rate(caller)
         if refused is not None:
             return refused
-        tool = _table_tool(command)
+        tool = table_tool(command)
         if tool is not None:  # it changes a table's game, under that table's lock
             try:
                 replies = await tool(self, place, caller, command.args())  # type: ignore[union-attr]
