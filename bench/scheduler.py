@@ -36,8 +36,6 @@ import time
 import tracemalloc
 from pathlib import Path
 
-import aiosqlite
-
 HERE = Path(__file__).resolve().parent
 sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != HERE]
 sys.path.insert(0, str(HERE.parent))
@@ -50,6 +48,7 @@ from bot.service import GameService  # noqa: E402
 from bot.storage import due as items  # noqa: E402
 from bot.storage import games as rows  # noqa: E402
 from bot.storage.checksum import snapshot_checksum  # noqa: E402
+from bot.storage.connection import Connection  # noqa: E402
 from bot.storage.record import load_game  # noqa: E402
 from engine.game import actions as a  # noqa: E402
 from engine.game.legal import legal_actions, to_act  # noqa: E402
@@ -203,7 +202,7 @@ async def tick(service: GameService, scheduler: Scheduler, clock: ManualClock, g
     return took
 
 
-async def told_by_timeouts(db: aiosqlite.Connection, games: int) -> tuple[int, int]:
+async def told_by_timeouts(db: Connection, games: int) -> tuple[int, int]:
     """The actions a passed deadline gave in games 1…``games``, and the outbox rows of
     those games that say them (the reminders' DMs left out)."""
     async with db.execute(

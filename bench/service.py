@@ -22,14 +22,13 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-import aiosqlite
-
 from bot.context import Caller, Place
 from bot.pictures import Renderer, default_renderer
 from bot.replies import Picture, PictureKind
 from bot.service import GameService
 from bot.storage import Database, SeatRow, Status
 from bot.storage import games as rows
+from bot.storage.connection import Connection
 from bot.storage.eventlog import events_to_json
 from bot.storage.record import encode_state
 from bot.syntax import FORMATTERS, format_action, parse_command, to_action
@@ -68,7 +67,7 @@ async def populate(path: Path, games: int, rng: random.Random) -> None:
     await db.close()
 
 
-async def store_one(conn: aiosqlite.Connection, channel: int, rng: random.Random) -> None:
+async def store_one(conn: Connection, channel: int, rng: random.Random) -> None:
     """One started game, some agent actions in, written straight to the tables."""
     names = [f"P{s}" for s in range(rng.randint(2, 6))]
     seed = rng.getrandbits(40)

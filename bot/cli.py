@@ -22,11 +22,15 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from bot.config import Config, ConfigError, load_config
+from bot.storage.backends import Target, as_target
 
 MAX_SEED = (1 << 63) - 1
 """The largest seed: SQLite's largest integer."""
 MAX_AI_SEATS = 5
 """The most AI seats of a local game: six seats, one of them a player at the terminal."""
+
+
+DB_HELP = "a SQLite file or a postgresql:// URL (default: the config's)"
 
 
 def parser() -> argparse.ArgumentParser:
@@ -36,7 +40,12 @@ def parser() -> argparse.ArgumentParser:
     commands.add_parser("run", help="run the Discord bot (needs a token)")
     local = commands.add_parser("local", help="play a game in this terminal")
     local.add_argument("--players", default="", help="comma-separated names, e.g. Ann,Bob")
-    local.add_argument("--db", type=Path, default=None, help="SQLite file (default: config)")
+    local.add_argument(
+        "--db",
+        type=as_target,
+        default=None,
+        help="SQLite file or postgresql:// URL (default: config)",
+    )
     local.add_argument("--seed", type=seed, default=None, help="the game's seed")
     local.add_argument("--out", type=Path, default=None, help="folder for pictures")
     local.add_argument(
@@ -58,15 +67,20 @@ def parser() -> argparse.ArgumentParser:
     tournament = commands.add_parser(
         "tournament", help="run a tournament command as the organiser, or `play NAME`"
     )
-    tournament.add_argument("--db", type=Path, help="the database file (default: the config's)")
+    tournament.add_argument("--db", type=as_target, help=DB_HELP)
     tournament.add_argument("words", nargs="+", help="e.g. create Winter players 3-4 heats 3")
     ratings = commands.add_parser("ratings", help="the rating leaderboards of the database")
-    ratings.add_argument("--db", type=Path, help="the database file (default: the config's)")
+    ratings.add_argument("--db", type=as_target, help=DB_HELP)
     ratings.add_argument(
         "--rebuild", action="store_true", help="rebuild every rating from the stored results"
     )
     check = commands.add_parser("check-db", help="check the database file (changes nothing)")
-    check.add_argument("--db", type=Path, default=None, help="SQLite file (default: config)")
+    check.add_argument(
+        "--db",
+        type=as_target,
+        default=None,
+        help="SQLite file or postgresql:// URL (default: config)",
+    )
     verify = commands.add_parser("verify", help="check a finished game's public record")
     verify.add_argument("record", type=Path, help="the record: RECORD.json or RECORD.json.gz")
     pictures = commands.add_parser("render-demo", help="draw one picture of every kind")
@@ -176,7 +190,7 @@ def run_local(
     players: list[str],
     *,
     ai: Sequence[str] = (),
-    db: Path | None = None,
+    db: Target | None = None,
     seed: int | None = None,
     out: Path | None = None,
 ) -> int:
@@ -194,7 +208,7 @@ def run_local(
     return 0
 
 
-def run_tournament(path: Path, words: Sequence[str]) -> int:
+def run_tournament(path: Target, words: Sequence[str]) -> int:
     """One tournament command over the database at ``path`` (0 done, 1 refused)."""
     from bot.competition.terminal import tournament_command
     from bot.storage import DatabaseInUse
@@ -206,7 +220,7 @@ def run_tournament(path: Path, words: Sequence[str]) -> int:
         return 2
 
 
-def run_ratings(path: Path, rebuild: bool) -> int:
+def run_ratings(path: Target, rebuild: bool) -> int:
     from bot.competition.terminal import ratings_command
     from bot.storage import DatabaseInUse
 
@@ -217,14 +231,14 @@ def run_ratings(path: Path, rebuild: bool) -> int:
         return 2
 
 
-def check_db(path: Path) -> int:
+def check_db(path: Target) -> int:
     """Print what is wrong with the database at ``path``, one line per problem (or a
     short summary when all is well); 0 all well, 1 problems found, 2 not checkable."""
     from bot.records.check import check_database
     from bot.storage import DatabaseInUse
 
     try:
-        report = asyncio.run(check_database(path))
+        report = asyncio.run(check_database(Path(path)))  # PostgreSQL: see check-db
     except (FileNotFoundError, DatabaseInUse) as exc:
         print(f"titanbot check-db: {exc}", file=sys.stderr)
         return 2

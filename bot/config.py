@@ -1,8 +1,8 @@
 """The bot's configuration: ``config.toml`` (see ``config.example.toml``) and the environment.
 
-The environment (``TITANBOT_TOKEN``, ``TITANBOT_DEV_GUILD``, ``TITANBOT_DATABASE``) wins over
-the file; a missing file is the same as an empty one. The ``[limits]`` an operator sets come
-from the file alone.
+The environment (``TITANBOT_TOKEN``, ``TITANBOT_DEV_GUILD``, ``TITANBOT_DATABASE``,
+``TITANBOT_SHARD_COUNT``, ``TITANBOT_SHARD_IDS``) wins over the file; a missing file is the
+same as an empty one. The ``[limits]`` an operator sets come from the file alone.
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from bot.schedule.timing import POLICIES, parse_duration
+from bot.storage.backends import Target, as_target
 from bot.storage.record import NO_CLOCK, Timing
 from engine.errors import TitanError
 
@@ -68,8 +69,13 @@ class Config:
     """The Discord bot token; empty means "play locally"."""
     dev_guild: int = 0
     """A guild for instant command sync while developing; 0 syncs globally."""
-    database: Path = Path(DEFAULT_DATABASE)
-    """The SQLite file holding every game."""
+    database: Target = Path(DEFAULT_DATABASE)
+    """Where every game is kept: a SQLite file (the default), or a ``postgresql://`` URL
+    that several bot processes may share."""
+    shard_count: int | None = None
+    """How many Discord shards the bot has in all (None: as many as Discord advises)."""
+    shard_ids: tuple[int, ...] | None = None
+    """The shards this process runs (None: all of them); the others run elsewhere."""
     limits: Limits = Limits()
     """What the operator allows (``[limits]``)."""
     timing: Timing = NO_CLOCK
@@ -95,13 +101,54 @@ def load_config(path: Path | None = None, environ: Mapping[str, str] | None = No
     if not isinstance(token, str):
         raise ConfigError("discord.token must be a string")
     if not isinstance(database, str) or not database:
-        raise ConfigError("storage.database must be a non-empty path")
+        raise ConfigError("storage.database must be a non-empty path or a postgresql:// URL")
+    count, ids = _shards(
+        environ.get("TITANBOT_SHARD_COUNT", discord.get("shard_count")),
+        environ.get("TITANBOT_SHARD_IDS", discord.get("shard_ids")),
+    )
     limits = load_limits(_table(raw, "limits"))
     timing = load_timing(_table(raw, "clock"))
     return Config(
-        token=token, dev_guild=_guild(guild), database=Path(database), limits=limits,
-        timing=timing,
+        token=token, dev_guild=_guild(guild), database=as_target(database), shard_count=count,
+        shard_ids=ids, limits=limits, timing=timing,
     )  # fmt: skip
+
+
+def _shards(count: object, ids: object) -> tuple[int | None, tuple[int, ...] | None]:
+    """``discord.shard_count`` and ``discord.shard_ids`` (the environment gives them as
+    text: ``4``, ``0,1``): each process of a sharded bot runs its own shards of one count."""
+    if isinstance(count, str):
+        count = _number(count, "discord.shard_count")
+    if ids is not None and isinstance(ids, str):
+        ids = [_number(part, "discord.shard_ids") for part in ids.split(",") if part.strip()]
+    if count is not None and (isinstance(count, bool) or not isinstance(count, int) or count < 1):
+        raise ConfigError(f"discord.shard_count must be a whole number above 0, not {count!r}")
+    if ids is None:
+        return count, None
+    if (
+        not isinstance(ids, list)
+        or not ids
+        or not all(isinstance(i, int) and not isinstance(i, bool) for i in ids)
+    ):
+        raise ConfigError(f"discord.shard_ids must be a list of shard numbers, not {ids!r}")
+    if count is None:
+        raise ConfigError("discord.shard_ids needs discord.shard_count (the shards in all)")
+    wrong = [i for i in ids if not 0 <= i < count]
+    if wrong:
+        raise ConfigError(
+            f"discord.shard_ids: shard {wrong[0]} is not one of 0 to {count - 1} "
+            f"(shard_count is {count})"
+        )
+    if len(set(ids)) != len(ids):
+        raise ConfigError("discord.shard_ids names a shard twice")
+    return count, tuple(sorted(ids))
+
+
+def _number(text: str, key: str) -> int:
+    try:
+        return int(text.strip())
+    except ValueError:
+        raise ConfigError(f"{key} must be a whole number, not {text!r}") from None
 
 
 CLOCK_KEYS = (

@@ -29,6 +29,7 @@ from bot.dialect import TERMINAL
 from bot.narration.describe import waiting_for
 from bot.replies import Attachment, Message, Replies
 from bot.service import GameService
+from bot.storage.backends import Target
 from bot.syntax.words import MIN_SNOWFLAKE, tokens
 from engine.errors import TitanError
 
@@ -330,7 +331,7 @@ class ConsoleTransport:
 
 
 async def play_locally(
-    db: Path,
+    db: Target,
     players: Sequence[str],
     *,
     ai: Sequence[str] = (),

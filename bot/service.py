@@ -36,10 +36,7 @@ from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from functools import partial
-from pathlib import Path
 from typing import Any
-
-import aiosqlite
 
 from bot.competition.results import game_ended
 from bot.competition.tables import TableOpener
@@ -67,8 +64,10 @@ from bot.schedule.decisions import decision_of
 from bot.schedule.planner import plan
 from bot.schedule.scheduler import Scheduler
 from bot.schedule.standins import with_standin_copies
-from bot.storage import Database, Store, Unit, due, tournaments
+from bot.storage import due, tournaments
 from bot.storage import games as rows
+from bot.storage.backends import Target, open_database
+from bot.storage.connection import Backend, Connection, Store, WorkUnit
 from bot.storage.record import (
     NO_CLOCK,
     DamagedLog,
@@ -93,7 +92,7 @@ Observer = Callable[[Game], None]
 #: Chooses the action for a seat (a passed deadline's answer), in a worker thread.
 Chooser = Callable[[GameState, int], Action]
 #: Work done in the transaction of a stored change (a due item marked done).
-Finish = Callable[[aiosqlite.Connection], Awaitable[None]]
+Finish = Callable[[Connection], Awaitable[None]]
 SCHEDULER = Caller(0, "titanbot", on_behalf=True)
 """Who the bot's own notices come from (a reminder, a paused game)."""
 
@@ -118,7 +117,7 @@ class GameService:
 
     def __init__(
         self,
-        db: Database,
+        db: Backend,
         *,
         renderer: Renderer | None = None,
         seeds: Callable[[], int] = random_seed,
@@ -162,9 +161,10 @@ class GameService:
         """Called after a change that may have scheduled something (the scheduler wakes)."""
 
     @classmethod
-    async def open(cls, path: Path | str, **options: Any) -> GameService:
-        """A service over the database at ``path`` (created and migrated as needed)."""
-        return cls(await Database.open(path), **options)
+    async def open(cls, target: Target, **options: Any) -> GameService:
+        """A service over the database at ``target``, a SQLite file or a PostgreSQL URL
+        (created and migrated as needed)."""
+        return cls(await open_database(target), **options)
 
     async def close(self) -> None:
         await self.tables.close()
@@ -390,7 +390,7 @@ class GameService:
 
     async def _told(
         self,
-        unit: Unit,
+        unit: WorkUnit,
         place: Place,
         caller: Caller,
         replies: Replies,

@@ -15,8 +15,6 @@ and the drawn order) is kept in the tournament's log. The tables open as a heat'
 
 from __future__ import annotations
 
-import aiosqlite
-
 from bot.competition.codec import result_from_json
 from bot.competition.common import named, organiser
 from bot.competition.ranking import ranked_entrants, tournament_standings
@@ -24,6 +22,7 @@ from bot.competition.settings import BRACKET, TournamentSettings
 from bot.context import Context
 from bot.replies import Message, Replies
 from bot.storage import tournaments as store
+from bot.storage.connection import Connection
 from bot.syntax import Args
 from bot.tournament.bracket import Bracket, draw_bracket
 from bot.tournament.errors import TournamentError
@@ -58,7 +57,7 @@ async def advance(ctx: Context, args: Args) -> Replies:
     return Replies(public=Message(text))
 
 
-async def _winners(db: aiosqlite.Connection, tournament: int, heat: int) -> list[list[str]]:
+async def _winners(db: Connection, tournament: int, heat: int) -> list[list[str]]:
     """The 1st places of each table of ``heat``, table by table (a bye's player wins)."""
     results = {r.game: r for r in await store.results_of_tournament(db, tournament)}
     found = []
@@ -75,7 +74,7 @@ async def _winners(db: aiosqlite.Connection, tournament: int, heat: int) -> list
 
 
 async def _final_stage(
-    db: aiosqlite.Connection,
+    db: Connection,
     tournament: store.TournamentRow,
     settings: TournamentSettings,
     tables: list[store.TableRow],
@@ -124,7 +123,7 @@ async def _final_stage(
 
 
 async def _declare(
-    db: aiosqlite.Connection,
+    db: Connection,
     tournament: store.TournamentRow,
     winners: list[str],
     names: dict[str, str],
@@ -143,7 +142,7 @@ def _seeds(entrants: int) -> int:
 
 
 async def _bracket(
-    db: aiosqlite.Connection,
+    db: Connection,
     tournament: store.TournamentRow,
     tables: list[store.TableRow],
     names: dict[str, str],
@@ -178,9 +177,7 @@ def _pair(players: tuple[int, ...]) -> tuple[int | None, int | None]:
     return (players[0], players[1]) if len(players) == 2 else (players[0], None)
 
 
-async def _draw(
-    db: aiosqlite.Connection, tournament: store.TournamentRow, names: dict[str, str]
-) -> str:
+async def _draw(db: Connection, tournament: store.TournamentRow, names: dict[str, str]) -> str:
     """Round 1: the bracket drawn, its matches stored to open, its byes over at once."""
     ranked = [str(e.user) for e in await ranked_entrants(db, tournament)]
     if len(ranked) < 2:

@@ -5,10 +5,9 @@ from __future__ import annotations
 
 import re
 
-import aiosqlite
-
 from bot.context import Caller
 from bot.storage import tournaments as store
+from bot.storage.connection import Connection
 from engine.errors import IllegalAction, InvalidNotation
 
 _LABEL = re.compile(r"(\d{1,3})\.(\d{1,3})")
@@ -20,7 +19,7 @@ def organiser(caller: Caller, what: str) -> None:
         raise IllegalAction(f"only an organiser may {what} (Manage Server, or the organiser role)")
 
 
-async def named(db: aiosqlite.Connection, guild: int | None, name: str) -> store.TournamentRow:
+async def named(db: Connection, guild: int | None, name: str) -> store.TournamentRow:
     found = await store.named(db, guild, name)
     if found is None:
         raise IllegalAction(f"there is no tournament {name!r} here: see `tournament create`")
@@ -36,7 +35,7 @@ def label(word: str) -> tuple[int, int]:
 
 
 async def table_labelled(
-    db: aiosqlite.Connection, tournament: store.TournamentRow, word: str
+    db: Connection, tournament: store.TournamentRow, word: str
 ) -> store.TableRow:
     """The table ``word`` (``HEAT.TABLE``) of ``tournament``; refused when there is none."""
     heat, number = label(word)
@@ -47,7 +46,7 @@ async def table_labelled(
 
 
 async def playing_table(
-    db: aiosqlite.Connection, tournament: store.TournamentRow, word: str
+    db: Connection, tournament: store.TournamentRow, word: str
 ) -> store.TableRow:
     """The table ``word``, refused unless its game is being played."""
     found = await table_labelled(db, tournament, word)

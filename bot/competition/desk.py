@@ -11,8 +11,6 @@ through the outbox, in the transaction of the command.
 
 from __future__ import annotations
 
-import aiosqlite
-
 from bot.competition.common import (
     current_heat,
     named,
@@ -29,6 +27,7 @@ from bot.schedule.timing import parse_duration, show_duration
 from bot.storage import due
 from bot.storage import games as rows
 from bot.storage import tournaments as store
+from bot.storage.connection import Connection
 from bot.storage.record import Game, load_game
 from bot.syntax import Args
 from bot.syntax.words import user
@@ -80,9 +79,7 @@ def _fit(lines: list[str]) -> str:
     return "\n".join(kept)
 
 
-async def _desk_line(
-    db: aiosqlite.Connection, table: store.TableRow, now: float
-) -> tuple[bool, str]:
+async def _desk_line(db: Connection, table: store.TableRow, now: float) -> tuple[bool, str]:
     """(whether the table is stalled, its line; empty for a table that is over)."""
     head = f"- **{table.label}**"
     if table.status == store.DONE:
@@ -111,9 +108,7 @@ async def _desk_line(
     return late and not game.is_ai(clock.seat), text
 
 
-async def _waiting(
-    db: aiosqlite.Connection, table: store.TableRow
-) -> tuple[Game, due.Clock] | None:
+async def _waiting(db: Connection, table: store.TableRow) -> tuple[Game, due.Clock] | None:
     """The table's game and its clock, while it waits for a player's decision."""
     if table.game is None:
         return None

@@ -7,11 +7,10 @@ from collections import Counter
 from dataclasses import dataclass
 from fractions import Fraction
 
-import aiosqlite
-
 from bot.competition.codec import result_from_json
 from bot.competition.settings import TournamentSettings
 from bot.storage import tournaments as store
+from bot.storage.connection import Connection
 from bot.tournament.ratings import Rating, leaderboard, rebuild
 from bot.tournament.standings import (
     LABELS,
@@ -22,9 +21,7 @@ from bot.tournament.standings import (
 )
 
 
-async def tournament_standings(
-    db: aiosqlite.Connection, tournament: store.TournamentRow
-) -> Standings:
+async def tournament_standings(db: Connection, tournament: store.TournamentRow) -> Standings:
     settings = TournamentSettings.from_json(tournament.settings)
     games = [
         HeatGame(r.heat or 1, result_from_json(r.result))
@@ -41,7 +38,7 @@ async def tournament_standings(
 
 
 async def ranked_entrants(
-    db: aiosqlite.Connection, tournament: store.TournamentRow
+    db: Connection, tournament: store.TournamentRow
 ) -> list[store.EntrantRow]:
     """The entrants best first: by current standing, then rating, then sign-up order."""
     table = await tournament_standings(db, tournament)
@@ -101,7 +98,7 @@ class PlayerRecord:
     titan_kills: int
 
 
-async def player_record(db: aiosqlite.Connection, guild: int | None, user: int) -> PlayerRecord:
+async def player_record(db: Connection, guild: int | None, user: int) -> PlayerRecord:
     places: Counter[int] = Counter()
     kills = 0
     for stored in await store.rated_results(db, guild):
@@ -113,17 +110,17 @@ async def player_record(db: aiosqlite.Connection, guild: int | None, user: int) 
     return PlayerRecord(sum(places.values()), dict(places), kills)
 
 
-async def rankable(db: aiosqlite.Connection, users: list[int]) -> dict[str, str]:
+async def rankable(db: Connection, users: list[int]) -> dict[str, str]:
     """A name for each user: the one they last played under."""
     return {str(u): name for u, name in (await store.names_of(db, users)).items()}
 
 
-async def server_ratings(db: aiosqlite.Connection, guild: int | None) -> dict[str, Rating]:
+async def server_ratings(db: Connection, guild: int | None) -> dict[str, Rating]:
     stored = await store.ratings(db, guild)
     return {str(u): Rating(mu, sigma, games) for u, (mu, sigma, games) in stored.items()}
 
 
-async def rebuilt_ratings(db: aiosqlite.Connection, guild: int | None) -> dict[str, Rating]:
+async def rebuilt_ratings(db: Connection, guild: int | None) -> dict[str, Rating]:
     """The server's ratings from scratch, from its rated results in the order they ended."""
     results = [result_from_json(r.result) for r in await store.rated_results(db, guild)]
     return rebuild(results)

@@ -8,8 +8,6 @@ outside tournaments the rules' draw stands (a shared 1st).
 
 from __future__ import annotations
 
-import aiosqlite
-
 from bot.competition.codec import result_to_json
 from bot.competition.ranking import standings_text, tournament_standings
 from bot.competition.settings import BRACKET, TournamentSettings
@@ -17,6 +15,7 @@ from bot.replies import Message, Notice
 from bot.storage import Status
 from bot.storage import games as rows
 from bot.storage import tournaments as store
+from bot.storage.connection import Connection
 from bot.storage.eventlog import events_from_text
 from bot.storage.record import Game, load_game
 from bot.tournament.places import GameResult, result_of
@@ -31,7 +30,7 @@ def rolloff_dice(tournament_seed: int, game: int) -> Dice:
     return Dice(tournament_seed, rolled=game * 9)
 
 
-async def record_result(db: aiosqlite.Connection, game: Game, finished_at: str) -> GameResult:
+async def record_result(db: Connection, game: Game, finished_at: str) -> GameResult:
     """Store the result of ``game`` (just over) once, and rate it; the result."""
     assert game.state is not None and game.state.result is not None
     table = await store.table_of_game(db, game.id)
@@ -71,7 +70,7 @@ async def record_result(db: aiosqlite.Connection, game: Game, finished_at: str) 
     return result
 
 
-async def apply_rating(db: aiosqlite.Connection, guild: int | None, result: GameResult) -> None:
+async def apply_rating(db: Connection, guild: int | None, result: GameResult) -> None:
     users = [int(p) for p in result.players]
     known = await store.ratings(db, guild, users)
     before = {str(u): Rating(*known[u]) for u in known}
@@ -80,7 +79,7 @@ async def apply_rating(db: aiosqlite.Connection, guild: int | None, result: Game
     await store.set_ratings(db, guild, moved)
 
 
-async def game_ended(db: aiosqlite.Connection, game_id: int) -> tuple[Notice, ...]:
+async def game_ended(db: Connection, game_id: int) -> tuple[Notice, ...]:
     """After the change that closed game ``game_id``: when it ended by the rules, its
     result stored and rated, and what its tournament's channel is told (the table's
     places; the heat's standings once its last table is over)."""
@@ -95,7 +94,7 @@ async def game_ended(db: aiosqlite.Connection, game_id: int) -> tuple[Notice, ..
 
 
 async def record_ruling(
-    db: aiosqlite.Connection, game: Game, result: GameResult, reason: str, by: str
+    db: Connection, game: Game, result: GameResult, reason: str, by: str
 ) -> tuple[Notice, ...]:
     """Store ``result``, the organiser's adjudication of ``game`` (a tournament's table,
     ending now: its status over, the table over), rate it, log ``reason``; what the
@@ -133,7 +132,7 @@ async def record_ruling(
 
 
 async def tournament_told(
-    db: aiosqlite.Connection, game_id: int, result: GameResult, note: str | None = None
+    db: Connection, game_id: int, result: GameResult, note: str | None = None
 ) -> tuple[Notice, ...]:
     """What the tournament's channel is told of its table's game ``game_id``, just over
     with ``result``: its places (and ``note``); once the heat is over, the standings."""

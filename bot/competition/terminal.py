@@ -12,14 +12,13 @@ from __future__ import annotations
 
 import shlex
 from collections.abc import Callable, Sequence
-from pathlib import Path
 
 from bot.competition.ranking import rankable, ratings_text, rebuilt_ratings, server_ratings
 from bot.console import Console, local_user
 from bot.context import Caller, Place
 from bot.service import GameService
-from bot.storage import Database
 from bot.storage import tournaments as store
+from bot.storage.backends import Target, open_database
 
 DESK = 2
 """The terminal's channel for tournament news (the local game's is 1)."""
@@ -28,7 +27,7 @@ MOST_ROUNDS = 500
 
 
 async def tournament_command(
-    db: Path, words: Sequence[str], *, write: Callable[[str], None] = print
+    db: Target, words: Sequence[str], *, write: Callable[[str], None] = print
 ) -> int:
     """Run one tournament command; 0 when it was accepted, 1 when it was refused."""
     service = await GameService.open(db)
@@ -78,10 +77,12 @@ async def _play(service: GameService, console: Console, name: str) -> int:
     return 0
 
 
-async def ratings_command(db: Path, rebuild: bool, *, write: Callable[[str], None] = print) -> int:
+async def ratings_command(
+    db: Target, rebuild: bool, *, write: Callable[[str], None] = print
+) -> int:
     """Print each server's leaderboard; with ``rebuild``, first rebuild every rating from
     the stored results (deterministic) and say whether they differed from those stored."""
-    database = await Database.open(db)
+    database = await open_database(db)
     try:
         async with database.reading() as conn:
             guilds = await store.rated_guilds(conn)

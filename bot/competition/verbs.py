@@ -11,8 +11,6 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 
-import aiosqlite
-
 from bot.competition import desk
 from bot.competition.advancing import advance
 from bot.competition.archive import archive
@@ -31,6 +29,7 @@ from bot.context import Context
 from bot.names import clean
 from bot.replies import Message, Replies
 from bot.storage import tournaments as store
+from bot.storage.connection import Connection
 from bot.storage.games import ai_user
 from bot.storage.record import Game
 from bot.syntax import Args
@@ -71,7 +70,7 @@ def _organiser(ctx: Context, what: str) -> None:
         raise IllegalAction(f"only an organiser may {what} (Manage Server, or the organiser role)")
 
 
-async def _named(db: aiosqlite.Connection, ctx: Context, name: str) -> store.TournamentRow:
+async def _named(db: Connection, ctx: Context, name: str) -> store.TournamentRow:
     found = await store.named(db, ctx.place.guild, name)
     if found is None:
         raise IllegalAction(f"there is no tournament {name!r} here: see `tournament create`")

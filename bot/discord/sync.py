@@ -27,6 +27,8 @@ from typing import Any
 import discord
 from discord import app_commands
 
+from bot.storage.backends import Target, is_postgres
+
 log = logging.getLogger(__name__)
 
 MAX_COMMANDS = 100
@@ -54,8 +56,12 @@ class Synced:
     ids: dict[str, int] = field(default_factory=dict)
 
 
-def sync_file(database: Path) -> Path:
-    """Where the hashes of the synced command trees are kept: beside the database."""
+def sync_file(database: Target) -> Path:
+    """Where the hashes of the synced command trees are kept: beside a SQLite database;
+    for a PostgreSQL one, in the working folder of the process."""
+    if is_postgres(database):
+        return Path("titanbot.commands.json")
+    database = Path(database)
     return database.with_name(database.name + ".commands.json")
 
 

@@ -10,8 +10,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
-import aiosqlite
-
 from bot.context import Context
 from bot.legality import legal
 from bot.narration.battle_text import battle_picture
@@ -20,6 +18,7 @@ from bot.narration.narrate import Names, narrate, private_events
 from bot.records.proof import reveal_line
 from bot.replies import Battle, BattleStage, Message, Picture, PictureKind, Replies
 from bot.storage import games as rows
+from bot.storage.connection import Connection
 from bot.storage.record import Game, store_action
 from bot.syntax import Command, to_action
 from engine.errors import IllegalAction, NotYourTurn, WrongPhase
@@ -86,7 +85,7 @@ async def play(ctx: Context, game: Game, request: Command | a.Action) -> tuple[R
     return replies, updated
 
 
-async def hand_over_host(db: aiosqlite.Connection, game: Game) -> tuple[Game, int | None]:
+async def hand_over_host(db: Connection, game: Game) -> tuple[Game, int | None]:
     """Pass the host's powers on when their holder left the game (withdrew, was eliminated
     or removed): to the first human still in it. Returns the game and the new host, if any
     (inside the caller's transaction)."""

@@ -24,9 +24,9 @@ from bot.outbox.joining import join_news, join_private
 from bot.outbox.posting import BATTLE, GAME, Posted, post
 from bot.outbox.transport import DmsClosed, Expired, Refused, Retry, Transport
 from bot.replies import BattleStage, Message, Picture
-from bot.storage import Database
 from bot.storage import games as users
 from bot.storage import outbox as rows
+from bot.storage.connection import Backend
 from bot.storage.outbox import OutboxRow
 
 log = logging.getLogger(__name__)
@@ -58,7 +58,7 @@ class Deliverer:
 
     def __init__(
         self,
-        db: Database,
+        db: Backend,
         transport: Transport,
         *,
         draw: Drawer | None = None,

@@ -21,12 +21,11 @@ import logging
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-import aiosqlite
-
 from bot.outbox.codec import Stored
 from bot.outbox.transport import Refused, Transport
 from bot.replies import Battle, BattleStage, Message
 from bot.storage import outbox as rows
+from bot.storage.connection import Connection
 from bot.storage.outbox import Place
 
 MAX_LIVE = 1900
@@ -43,7 +42,7 @@ class Posted:
     outcome: str
     places: dict[str, Place | None]
 
-    async def store(self, db: aiosqlite.Connection, channel: int) -> None:
+    async def store(self, db: Connection, channel: int) -> None:
         for lane, found in self.places.items():
             if found is None:
                 await rows.drop_place(db, channel, lane)

@@ -13,12 +13,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import aiosqlite
-
 from bot.context import Caller, Place
 from bot.outbox.codec import message_to_json
 from bot.replies import BattleStage, Message, Notice, Replies
 from bot.storage import outbox as rows
+from bot.storage.connection import Connection
 
 
 @dataclass(frozen=True)
@@ -33,7 +32,7 @@ class Told:
     reply_to: str | None = None
 
 
-async def write(db: aiosqlite.Connection, told: Told, replies: Replies) -> int:
+async def write(db: Connection, told: Told, replies: Replies) -> int:
     """Queue the rows ``replies`` call for (inside the caller's transaction); how many."""
     channel = told.place.channel
     count = 0

@@ -13,11 +13,10 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 
-import aiosqlite
-
 from bot.storage import ActionRow, GameRow, SeatRow, SnapshotRow, Status
 from bot.storage import games as rows
 from bot.storage.checksum import checksum_holds
+from bot.storage.connection import Connection
 from bot.storage.eventlog import events_to_json
 from bot.storage.record import (
     MAX_PLAYERS,
@@ -42,7 +41,7 @@ class Record:
     snapshots: tuple[SnapshotRow, ...]
 
 
-async def fetch_record(db: aiosqlite.Connection, row: GameRow) -> Record:
+async def fetch_record(db: Connection, row: GameRow) -> Record:
     """The rows of ``row``'s game (inside the caller's reading transaction)."""
     seats = tuple(await rows.seats(db, row.id))
     actions = tuple(await rows.actions(db, row.id))

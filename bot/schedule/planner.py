@@ -8,12 +8,11 @@ gets its real-clock time limit (errata 21.1) and the reminder a day before it.
 
 from __future__ import annotations
 
-import aiosqlite
-
 from bot.schedule.decisions import decision_of
 from bot.schedule.timing import reminder_times
 from bot.storage import Status
 from bot.storage import due as items
+from bot.storage.connection import Connection
 from bot.storage.due import DEADLINE, REMINDER, TIME_LIMIT, Clock
 from bot.storage.record import Game
 
@@ -23,7 +22,7 @@ EXPIRE, WARN = "expire", "warn"
 WARNING = 86400
 
 
-async def plan(db: aiosqlite.Connection, game: Game, now: float, *, by_timeout: bool) -> None:
+async def plan(db: Connection, game: Game, now: float, *, by_timeout: bool) -> None:
     """Bring ``game``'s clock and due items up to date after a change stored at ``now``
     (``by_timeout``: the change was a passed deadline's, not the seat's own)."""
     current = await items.clock(db, game.id)
@@ -47,7 +46,7 @@ async def plan(db: aiosqlite.Connection, game: Game, now: float, *, by_timeout: 
     await _start(db, game, decision.seat, decision.key, now, now)
 
 
-async def replan(db: aiosqlite.Connection, game: Game, now: float) -> None:
+async def replan(db: Connection, game: Game, now: float) -> None:
     """The game's clock was changed: the decision it waits for keeps its start, and gets
     the deadline and reminders of the new clock (a deadline already past falls due now)."""
     current = await items.clock(db, game.id)
@@ -59,9 +58,7 @@ async def replan(db: aiosqlite.Connection, game: Game, now: float) -> None:
     await _start(db, game, decision.seat, decision.key, since, now)
 
 
-async def _start(
-    db: aiosqlite.Connection, game: Game, seat: int, key: str, since: float, now: float
-) -> None:
+async def _start(db: Connection, game: Game, seat: int, key: str, since: float, now: float) -> None:
     """The clock of the decision ``key`` of ``seat``, begun at ``since``, with its due
     items (none of them before ``now``)."""
     timing = game.settings.timing

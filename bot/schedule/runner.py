@@ -17,8 +17,6 @@ from dataclasses import dataclass
 from functools import partial
 from typing import TYPE_CHECKING
 
-import aiosqlite
-
 from bot.context import Place
 from bot.replies import Message, Replies
 from bot.schedule.decisions import decision_of
@@ -30,6 +28,7 @@ from bot.storage import Status
 from bot.storage import due as items
 from bot.storage import games as rows
 from bot.storage import tournaments as tables
+from bot.storage.connection import Connection
 from bot.storage.due import DEADLINE, REMINDER, DueItem
 from bot.storage.record import Game
 from engine.game import actions as a
@@ -128,7 +127,7 @@ class DueRunner:
             await items.finish(db, item.id, self._now(), outcome)
         return outcome
 
-    async def _done(self, item: DueItem, outcome: str, db: aiosqlite.Connection) -> None:
+    async def _done(self, item: DueItem, outcome: str, db: Connection) -> None:
         await items.finish(db, item.id, self._now(), outcome)
 
     # --- reminders ---------------------------------------------------------------------------
@@ -205,7 +204,7 @@ class DueRunner:
             )
             outcome = "paused: the organiser is told"
 
-            async def paused(db: aiosqlite.Connection) -> None:
+            async def paused(db: Connection) -> None:
                 await items.lapsed(db, game.id, seat)
                 await self._done(item, outcome, db)
 
@@ -213,7 +212,7 @@ class DueRunner:
             return outcome
         outcome = f"timed out: {policy}"
 
-        async def timed_out(db: aiosqlite.Connection) -> None:
+        async def timed_out(db: Connection) -> None:
             await items.lapsed(db, game.id, seat)
             await self._done(item, outcome, db)
 
@@ -263,7 +262,7 @@ class DueRunner:
         return outcome
 
 
-async def _begin(item: DueItem, db: aiosqlite.Connection) -> None:
+async def _begin(item: DueItem, db: Connection) -> None:
     await items.begin(db, item.id)
 
 

@@ -1,6 +1,7 @@
 """Storage of games in SQLite: migrations, transactions and the append-only action log."""
 
-from bot.storage.database import Database, Store, Unit, migrate, user_version
+from bot.storage.connection import Store
+from bot.storage.database import Database, Unit, migrate, user_version
 from bot.storage.games import ActionRow, GameRow, SeatRow, SnapshotRow, Status
 from bot.storage.lock import DatabaseInUse
 

@@ -14,22 +14,12 @@ import contextlib
 import itertools
 import sqlite3
 from collections.abc import AsyncIterator, Sequence
-from contextlib import AbstractAsyncContextManager
 from pathlib import Path
-from typing import Protocol
 
 import aiosqlite
 
 from bot.storage.lock import FileLock
 from bot.storage.migrations import MIGRATIONS
-
-
-class Store(Protocol):
-    """What handlers write and read through: a :class:`Database`, or a :class:`Unit` of it."""
-
-    def transaction(self) -> AbstractAsyncContextManager[aiosqlite.Connection]: ...
-
-    def reading(self) -> AbstractAsyncContextManager[aiosqlite.Connection]: ...
 
 
 class Unit:
@@ -74,6 +64,11 @@ class Database:
         self._file_lock = file_lock
         self._side_files: tuple[Path, ...] = ()
         self.path = path
+
+    @property
+    def shared(self) -> bool:
+        """Never: the file's lock keeps every other process out while this one has it."""
+        return False
 
     @classmethod
     async def open(

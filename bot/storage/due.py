@@ -10,7 +10,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-import aiosqlite
+from bot.storage.connection import Connection
 
 DEADLINE, REMINDER, TIME_LIMIT = "deadline", "reminder", "time_limit"
 
@@ -51,7 +51,7 @@ def _item(r: Any) -> DueItem:
     return DueItem(int(r[0]), int(r[1]), str(r[2]), r[3], r[4], float(r[5]), r[6] == BEGUN)
 
 
-async def clock(db: aiosqlite.Connection, game: int) -> Clock | None:
+async def clock(db: Connection, game: int) -> Clock | None:
     async with db.execute(
         "SELECT seat, decision, since, deadline FROM clocks WHERE game = ?", (game,)
     ) as cursor:
@@ -59,7 +59,7 @@ async def clock(db: aiosqlite.Connection, game: int) -> Clock | None:
     return Clock(int(row[0]), str(row[1]), float(row[2]), row[3]) if row else None
 
 
-async def set_clock(db: aiosqlite.Connection, game: int, found: Clock) -> None:
+async def set_clock(db: Connection, game: int, found: Clock) -> None:
     await db.execute(
         "INSERT INTO clocks (game, seat, decision, since, deadline) VALUES (?, ?, ?, ?, ?)"
         " ON CONFLICT (game) DO UPDATE SET seat = excluded.seat,"
@@ -68,12 +68,12 @@ async def set_clock(db: aiosqlite.Connection, game: int, found: Clock) -> None:
     )
 
 
-async def drop_clock(db: aiosqlite.Connection, game: int) -> None:
+async def drop_clock(db: Connection, game: int) -> None:
     await db.execute("DELETE FROM clocks WHERE game = ?", (game,))
 
 
 async def add(
-    db: aiosqlite.Connection,
+    db: Connection,
     game: int,
     kind: str,
     at: float,
@@ -88,7 +88,7 @@ async def add(
     return cursor.lastrowid
 
 
-async def cancel(db: aiosqlite.Connection, game: int, kinds: tuple[str, ...]) -> None:
+async def cancel(db: Connection, game: int, kinds: tuple[str, ...]) -> None:
     """Forget the pending items of ``kinds`` of ``game`` (their decision was made)."""
     marks = ", ".join("?" for _ in kinds)
     await db.execute(
@@ -97,20 +97,20 @@ async def cancel(db: aiosqlite.Connection, game: int, kinds: tuple[str, ...]) ->
     )
 
 
-async def forget(db: aiosqlite.Connection, game: int) -> None:
+async def forget(db: Connection, game: int) -> None:
     """``game`` is over (or cancelled): no clock, nothing pending."""
     await db.execute("DELETE FROM clocks WHERE game = ?", (game,))
     await db.execute("DELETE FROM due WHERE game = ? AND done_at IS NULL", (game,))
 
 
-async def next_at(db: aiosqlite.Connection) -> float | None:
+async def next_at(db: Connection) -> float | None:
     """When the earliest pending item falls due (None: nothing is pending)."""
     async with db.execute("SELECT MIN(at) FROM due WHERE done_at IS NULL") as cursor:
         row = await cursor.fetchone()
     return float(row[0]) if row and row[0] is not None else None
 
 
-async def due_by(db: aiosqlite.Connection, moment: float, limit: int = 100) -> list[DueItem]:
+async def due_by(db: Connection, moment: float, limit: int = 100) -> list[DueItem]:
     """The pending items due at ``moment`` or before, earliest first."""
     async with db.execute(
         f"SELECT {_ITEM} FROM due WHERE done_at IS NULL AND at <= ? ORDER BY at, id LIMIT ?",
@@ -119,7 +119,7 @@ async def due_by(db: aiosqlite.Connection, moment: float, limit: int = 100) -> l
         return [_item(r) async for r in cursor]
 
 
-async def pending(db: aiosqlite.Connection, game: int) -> list[DueItem]:
+async def pending(db: Connection, game: int) -> list[DueItem]:
     """``game``'s pending items, earliest first."""
     async with db.execute(
         f"SELECT {_ITEM} FROM due WHERE done_at IS NULL AND game = ? ORDER BY at, id",
@@ -128,20 +128,20 @@ async def pending(db: aiosqlite.Connection, game: int) -> list[DueItem]:
         return [_item(r) async for r in cursor]
 
 
-async def finish(db: aiosqlite.Connection, item: int, at: float, outcome: str) -> None:
+async def finish(db: Connection, item: int, at: float, outcome: str) -> None:
     await db.execute(
         "UPDATE due SET done_at = ?, outcome = ? WHERE id = ? AND done_at IS NULL",
         (at, outcome, item),
     )
 
 
-async def begin(db: aiosqlite.Connection, item: int) -> None:
+async def begin(db: Connection, item: int) -> None:
     """Mark a pending item begun (in the transaction of its first action): it stays
     pending, and is finished by :func:`finish` once what it does is done."""
     await db.execute("UPDATE due SET outcome = ? WHERE id = ? AND done_at IS NULL", (BEGUN, item))
 
 
-async def postpone(db: aiosqlite.Connection, item: int, at: float) -> None:
+async def postpone(db: Connection, item: int, at: float) -> None:
     await db.execute("UPDATE due SET at = ? WHERE id = ? AND done_at IS NULL", (at, item))
 
 
@@ -150,7 +150,7 @@ PAUSED = 1e11
 back when it resumes (see :func:`resume`)."""
 
 
-async def shift(db: aiosqlite.Connection, game: int, decision: str, by: float) -> None:
+async def shift(db: Connection, game: int, decision: str, by: float) -> None:
     """Put the pending deadline and reminders of ``game``'s ``decision`` off by ``by``
     seconds, and its clock's deadline (an organiser's extension)."""
     await db.execute(
@@ -164,7 +164,7 @@ async def shift(db: aiosqlite.Connection, game: int, decision: str, by: float) -
     )
 
 
-async def pause(db: aiosqlite.Connection, game: int) -> None:
+async def pause(db: Connection, game: int) -> None:
     """Put off ``game``'s pending deadline and reminders by :data:`PAUSED` (its table is
     paused; the scheduler puts off those that fall due meanwhile the same way)."""
     await db.execute(
@@ -174,7 +174,7 @@ async def pause(db: aiosqlite.Connection, game: int) -> None:
     )
 
 
-async def resume(db: aiosqlite.Connection, game: int, by: float) -> None:
+async def resume(db: Connection, game: int, by: float) -> None:
     """``game``'s table resumes: its deadline and reminders fall due ``by`` seconds later
     than they would have (the time its decision was paused), and so does its clock's
     deadline."""
@@ -186,7 +186,7 @@ async def resume(db: aiosqlite.Connection, game: int, by: float) -> None:
     await db.execute("UPDATE clocks SET deadline = deadline + ? WHERE game = ?", (by, game))
 
 
-async def outcomes(db: aiosqlite.Connection, game: int) -> list[tuple[str, int | None, str]]:
+async def outcomes(db: Connection, game: int) -> list[tuple[str, int | None, str]]:
     """What became of ``game``'s finished items, in the order they fell due: kind, seat,
     outcome."""
     async with db.execute(
@@ -198,7 +198,7 @@ async def outcomes(db: aiosqlite.Connection, game: int) -> list[tuple[str, int |
 
 
 # --- timeouts in a row ------------------------------------------------------------------------
-async def lapses(db: aiosqlite.Connection, game: int, seat: int) -> int:
+async def lapses(db: Connection, game: int, seat: int) -> int:
     async with db.execute(
         "SELECT count FROM lapses WHERE game = ? AND seat = ?", (game, seat)
     ) as cursor:
@@ -206,7 +206,7 @@ async def lapses(db: aiosqlite.Connection, game: int, seat: int) -> int:
     return int(row[0]) if row else 0
 
 
-async def lapsed(db: aiosqlite.Connection, game: int, seat: int) -> int:
+async def lapsed(db: Connection, game: int, seat: int) -> int:
     """One more timeout of ``seat`` in a row; how many now."""
     await db.execute(
         "INSERT INTO lapses (game, seat, count) VALUES (?, ?, 1)"
@@ -216,7 +216,7 @@ async def lapsed(db: aiosqlite.Connection, game: int, seat: int) -> int:
     return await lapses(db, game, seat)
 
 
-async def reset_lapses(db: aiosqlite.Connection, game: int, seat: int) -> None:
+async def reset_lapses(db: Connection, game: int, seat: int) -> None:
     await db.execute("DELETE FROM lapses WHERE game = ? AND seat = ?", (game, seat))
 
 
@@ -230,13 +230,13 @@ class ReminderPrefs:
     quiet: str | None = None
 
 
-async def reminder_prefs(db: aiosqlite.Connection, user: int) -> ReminderPrefs:
+async def reminder_prefs(db: Connection, user: int) -> ReminderPrefs:
     async with db.execute("SELECT reminders_off, quiet FROM users WHERE id = ?", (user,)) as cursor:
         row = await cursor.fetchone()
     return ReminderPrefs(bool(row[0]), row[1]) if row else ReminderPrefs()
 
 
-async def set_reminder_prefs(db: aiosqlite.Connection, user: int, prefs: ReminderPrefs) -> None:
+async def set_reminder_prefs(db: Connection, user: int, prefs: ReminderPrefs) -> None:
     await db.execute(
         "INSERT INTO users (id, reminders_off, quiet) VALUES (?, ?, ?)"
         " ON CONFLICT (id) DO UPDATE SET reminders_off = excluded.reminders_off,"
@@ -261,7 +261,7 @@ class Away:
         return min(self.until, self.since + timing_days * 86400)
 
 
-async def away(db: aiosqlite.Connection, user: int, now: float) -> Away | None:
+async def away(db: Connection, user: int, now: float) -> Away | None:
     """``user``'s time away, if they are away at ``now``."""
     async with db.execute(
         "SELECT away_from, away_until, standin, standin_user FROM users"
@@ -272,7 +272,7 @@ async def away(db: aiosqlite.Connection, user: int, now: float) -> Away | None:
     return Away(float(row[0]), float(row[1]), row[2], row[3]) if row else None
 
 
-async def set_away(db: aiosqlite.Connection, user: int, found: Away | None) -> None:
+async def set_away(db: Connection, user: int, found: Away | None) -> None:
     values = (
         (found.since, found.until, found.standin, found.standin_user)
         if found
@@ -288,7 +288,7 @@ async def set_away(db: aiosqlite.Connection, user: int, found: Away | None) -> N
     )
 
 
-async def stood_in_by(db: aiosqlite.Connection, standin: int, now: float) -> frozenset[int]:
+async def stood_in_by(db: Connection, standin: int, now: float) -> frozenset[int]:
     """The users away at ``now`` who named ``standin`` to play for them."""
     async with db.execute(
         "SELECT id FROM users WHERE standin_user = ? AND away_until > ?", (standin, now)
@@ -296,7 +296,7 @@ async def stood_in_by(db: aiosqlite.Connection, standin: int, now: float) -> fro
         return frozenset([int(r[0]) async for r in cursor])
 
 
-async def standins_of(db: aiosqlite.Connection, users: Iterable[int], now: float) -> dict[int, int]:
+async def standins_of(db: Connection, users: Iterable[int], now: float) -> dict[int, int]:
     """Of ``users``, those away at ``now`` with a named stand-in: user → stand-in."""
     wanted = sorted(set(users))
     if not wanted:
@@ -310,7 +310,7 @@ async def standins_of(db: aiosqlite.Connection, users: Iterable[int], now: float
         return {int(r[0]): int(r[1]) async for r in cursor}
 
 
-async def awaiting(db: aiosqlite.Connection, user: int) -> list[tuple[int, int, str]]:
+async def awaiting(db: Connection, user: int) -> list[tuple[int, int, str]]:
     """The active games whose clock waits for ``user``'s seat: game id, seat, decision."""
     async with db.execute(
         "SELECT clocks.game, clocks.seat, clocks.decision FROM clocks"
@@ -321,7 +321,7 @@ async def awaiting(db: aiosqlite.Connection, user: int) -> list[tuple[int, int, 
         return [(int(r[0]), int(r[1]), str(r[2])) async for r in cursor]
 
 
-async def still_pending(db: aiosqlite.Connection, item: int, moment: float) -> bool:
+async def still_pending(db: Connection, item: int, moment: float) -> bool:
     """Whether ``item`` is still pending and due by ``moment`` (no one acted on it since)."""
     async with db.execute(
         "SELECT 1 FROM due WHERE id = ? AND done_at IS NULL AND at <= ?", (item, moment)

@@ -13,9 +13,8 @@ from datetime import UTC, datetime
 from enum import Enum
 from typing import Any
 
-import aiosqlite
-
 from bot.storage.checksum import snapshot_checksum
+from bot.storage.connection import Connection
 
 
 class Status(Enum):
@@ -117,7 +116,7 @@ def _game(row: Iterable[Any]) -> GameRow:
     )
 
 
-async def open_game(db: aiosqlite.Connection, channel: int) -> GameRow | None:
+async def open_game(db: Connection, channel: int) -> GameRow | None:
     """The lobby or active game of ``channel``, if any (a damaged one does not count)."""
     async with db.execute(
         f"SELECT {_GAME_COLUMNS} FROM games WHERE channel = ? AND {_OPEN} AND damaged IS NULL",
@@ -127,7 +126,7 @@ async def open_game(db: aiosqlite.Connection, channel: int) -> GameRow | None:
     return _game(row) if row else None
 
 
-async def damaged_game(db: aiosqlite.Connection, channel: int) -> GameRow | None:
+async def damaged_game(db: Connection, channel: int) -> GameRow | None:
     """The newest game of ``channel`` found damaged and not yet aborted, if any."""
     async with db.execute(
         f"SELECT {_GAME_COLUMNS} FROM games WHERE channel = ? AND {_OPEN}"
@@ -138,7 +137,7 @@ async def damaged_game(db: aiosqlite.Connection, channel: int) -> GameRow | None
     return _game(row) if row else None
 
 
-async def latest_game(db: aiosqlite.Connection, channel: int) -> GameRow | None:
+async def latest_game(db: Connection, channel: int) -> GameRow | None:
     """The newest game of ``channel`` in any status (the open one when there is one)."""
     async with db.execute(
         f"SELECT {_GAME_COLUMNS} FROM games WHERE channel = ? ORDER BY id DESC LIMIT 1",
@@ -148,13 +147,13 @@ async def latest_game(db: aiosqlite.Connection, channel: int) -> GameRow | None:
     return _game(row) if row else None
 
 
-async def game_ids(db: aiosqlite.Connection) -> list[int]:
+async def game_ids(db: Connection) -> list[int]:
     """Every game's id, oldest first."""
     async with db.execute("SELECT id FROM games ORDER BY id") as cursor:
         return [int(row[0]) async for row in cursor]
 
 
-async def mark_damaged(db: aiosqlite.Connection, game_id: int, reason: str) -> bool:
+async def mark_damaged(db: Connection, game_id: int, reason: str) -> bool:
     """Record why the game cannot be read back (the first reason found stays); whether
     this call marked it."""
     cursor = await db.execute(
@@ -164,13 +163,13 @@ async def mark_damaged(db: aiosqlite.Connection, game_id: int, reason: str) -> b
     return cursor.rowcount > 0
 
 
-async def game(db: aiosqlite.Connection, game_id: int) -> GameRow | None:
+async def game(db: Connection, game_id: int) -> GameRow | None:
     async with db.execute(f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?", (game_id,)) as cursor:
         row = await cursor.fetchone()
     return _game(row) if row else None
 
 
-async def active_games_waiting_for_ai(db: aiosqlite.Connection) -> list[tuple[int, int | None]]:
+async def active_games_waiting_for_ai(db: Connection) -> list[tuple[int, int | None]]:
     """The channel and guild of every active game that waits for a computer seat (ids
     below zero): its clock's seat (see :mod:`bot.storage.due`) is one, or it has one and
     no clock yet (stored before clocks). A game with computer seats that waits for a
@@ -184,7 +183,7 @@ async def active_games_waiting_for_ai(db: aiosqlite.Connection) -> list[tuple[in
 
 
 async def create_game(
-    db: aiosqlite.Connection, channel: int, guild: int | None, settings: dict[str, Any]
+    db: Connection, channel: int, guild: int | None, settings: dict[str, Any]
 ) -> int:
     """A new lobby in ``channel``; its id."""
     stamp = now()
@@ -198,7 +197,7 @@ async def create_game(
 
 
 async def update_game(
-    db: aiosqlite.Connection,
+    db: Connection,
     game_id: int,
     status: Status,
     *,
@@ -225,14 +224,14 @@ async def update_game(
     )
 
 
-async def seats(db: aiosqlite.Connection, game_id: int) -> list[SeatRow]:
+async def seats(db: Connection, game_id: int) -> list[SeatRow]:
     async with db.execute(
         "SELECT seat, user, name FROM seats WHERE game = ? ORDER BY seat", (game_id,)
     ) as cursor:
         return [SeatRow(*row) async for row in cursor]
 
 
-async def set_seats(db: aiosqlite.Connection, game_id: int, rows: Iterable[SeatRow]) -> None:
+async def set_seats(db: Connection, game_id: int, rows: Iterable[SeatRow]) -> None:
     """Replace the seats of a game (the lobby renumbers them on every change)."""
     rows = list(rows)
     await db.execute("DELETE FROM seats WHERE game = ?", (game_id,))
@@ -246,7 +245,7 @@ async def set_seats(db: aiosqlite.Connection, game_id: int, rows: Iterable[SeatR
 
 
 async def append_action(
-    db: aiosqlite.Connection,
+    db: Connection,
     game_id: int,
     n: int,
     seat: int,
@@ -267,7 +266,7 @@ async def append_action(
 
 
 async def actions(
-    db: aiosqlite.Connection, game_id: int, after: int = 0, limit: int | None = None
+    db: Connection, game_id: int, after: int = 0, limit: int | None = None
 ) -> list[ActionRow]:
     """Logged actions numbered above ``after``, in order (at most ``limit``), with their
     causes."""
@@ -279,7 +278,7 @@ async def actions(
         return [ActionRow(*row) async for row in cursor]
 
 
-async def last_actions(db: aiosqlite.Connection, game_id: int, count: int) -> list[ActionRow]:
+async def last_actions(db: Connection, game_id: int, count: int) -> list[ActionRow]:
     """The last ``count`` logged actions, oldest first."""
     async with db.execute(
         "SELECT n, seat, action, events, created_at FROM actions"
@@ -290,7 +289,7 @@ async def last_actions(db: aiosqlite.Connection, game_id: int, count: int) -> li
     return rows[::-1]
 
 
-async def turn_of(db: aiosqlite.Connection, game_id: int, n: int) -> int | None:
+async def turn_of(db: Connection, game_id: int, n: int) -> int | None:
     """The player turn action ``n`` was played in (None: no such action, or not known)."""
     async with db.execute(
         "SELECT turn FROM actions WHERE game = ? AND n = ?", (game_id, n)
@@ -300,7 +299,7 @@ async def turn_of(db: aiosqlite.Connection, game_id: int, n: int) -> int | None:
 
 
 async def turn_actions(
-    db: aiosqlite.Connection,
+    db: Connection,
     game_id: int,
     turn: int,
     before: int,
@@ -327,7 +326,7 @@ async def turn_actions(
 
 
 async def window_and_turn_start(
-    db: aiosqlite.Connection, game_id: int, count: int, *, mentioning: Sequence[str] = ()
+    db: Connection, game_id: int, count: int, *, mentioning: Sequence[str] = ()
 ) -> tuple[list[ActionRow], list[ActionRow]]:
     """The actions of the player turn of the ``count``-th last action logged before it
     (with ``mentioning``, those of them whose events mention one of the words), and the
@@ -346,13 +345,13 @@ async def window_and_turn_start(
     return await turn_actions(db, game_id, turn, first, mentioning=mentioning), window
 
 
-async def action_count(db: aiosqlite.Connection, game_id: int) -> int:
+async def action_count(db: Connection, game_id: int) -> int:
     async with db.execute("SELECT max(n) FROM actions WHERE game = ?", (game_id,)) as cursor:
         row = await cursor.fetchone()
     return int(row[0]) if row and row[0] is not None else 0
 
 
-async def missing_actions(db: aiosqlite.Connection, game_id: int, upto: int = 0) -> list[int]:
+async def missing_actions(db: Connection, game_id: int, upto: int = 0) -> list[int]:
     """The action numbers absent from the log below its last one (or below ``upto``, when
     higher: a snapshot taken after ``upto`` actions needs them all)."""
     async with db.execute(
@@ -367,7 +366,7 @@ async def missing_actions(db: aiosqlite.Connection, game_id: int, upto: int = 0)
     return [n for n in range(1, max(last, upto) + 1) if n not in present]
 
 
-async def save_snapshot(db: aiosqlite.Connection, game_id: int, n: int, state: str) -> None:
+async def save_snapshot(db: Connection, game_id: int, n: int, state: str) -> None:
     """Store the state after ``n`` actions with its checksum."""
     await db.execute(
         "INSERT OR REPLACE INTO snapshots (game, n, state, checksum) VALUES (?, ?, ?, ?)",
@@ -376,7 +375,7 @@ async def save_snapshot(db: aiosqlite.Connection, game_id: int, n: int, state: s
 
 
 async def snapshot_before(
-    db: aiosqlite.Connection, game_id: int, before: int | None = None
+    db: Connection, game_id: int, before: int | None = None
 ) -> SnapshotRow | None:
     """The newest snapshot taken after fewer than ``before`` actions (any, without it)."""
     async with db.execute(
@@ -387,7 +386,7 @@ async def snapshot_before(
     return SnapshotRow(int(row[0]), str(row[1]), row[2]) if row else None
 
 
-async def snapshots(db: aiosqlite.Connection, game_id: int) -> list[SnapshotRow]:
+async def snapshots(db: Connection, game_id: int) -> list[SnapshotRow]:
     """Every snapshot of a game, oldest first."""
     async with db.execute(
         "SELECT n, state, checksum FROM snapshots WHERE game = ? ORDER BY n", (game_id,)
@@ -395,14 +394,14 @@ async def snapshots(db: aiosqlite.Connection, game_id: int) -> list[SnapshotRow]
         return [SnapshotRow(int(row[0]), str(row[1]), row[2]) async for row in cursor]
 
 
-async def last_snapshot_n(db: aiosqlite.Connection, game_id: int) -> int:
+async def last_snapshot_n(db: Connection, game_id: int) -> int:
     """How many actions the newest snapshot follows (0 without one)."""
     async with db.execute("SELECT max(n) FROM snapshots WHERE game = ?", (game_id,)) as cursor:
         row = await cursor.fetchone()
     return int(row[0]) if row and row[0] is not None else 0
 
 
-async def latest_snapshot(db: aiosqlite.Connection, game_id: int) -> tuple[int, str] | None:
+async def latest_snapshot(db: Connection, game_id: int) -> tuple[int, str] | None:
     """The newest snapshot of a game: (actions applied, state JSON)."""
     async with db.execute(
         "SELECT n, state FROM snapshots WHERE game = ? ORDER BY n DESC LIMIT 1", (game_id,)
@@ -411,7 +410,7 @@ async def latest_snapshot(db: aiosqlite.Connection, game_id: int) -> tuple[int, 
     return (int(row[0]), str(row[1])) if row else None
 
 
-async def set_dms_closed(db: aiosqlite.Connection, user: int, closed: bool) -> None:
+async def set_dms_closed(db: Connection, user: int, closed: bool) -> None:
     await db.execute(
         "INSERT INTO users (id, dms_closed) VALUES (?, ?)"
         " ON CONFLICT (id) DO UPDATE SET dms_closed = excluded.dms_closed",
@@ -419,7 +418,7 @@ async def set_dms_closed(db: aiosqlite.Connection, user: int, closed: bool) -> N
     )
 
 
-async def users_with_dms_closed(db: aiosqlite.Connection, users: Iterable[int]) -> set[int]:
+async def users_with_dms_closed(db: Connection, users: Iterable[int]) -> set[int]:
     ids = list(users)
     if not ids:
         return set()
@@ -430,7 +429,7 @@ async def users_with_dms_closed(db: aiosqlite.Connection, users: Iterable[int]) 
         return {int(row[0]) async for row in cursor}
 
 
-async def count_games(db: aiosqlite.Connection, status: Status | None = None) -> int:
+async def count_games(db: Connection, status: Status | None = None) -> int:
     query, params = "SELECT count(*) FROM games", []
     if status is not None:
         query, params = query + " WHERE status = ?", [status.value]
@@ -439,7 +438,7 @@ async def count_games(db: aiosqlite.Connection, status: Status | None = None) ->
     return int(row[0]) if row else 0
 
 
-async def count_open_games_of(db: aiosqlite.Connection, user: int) -> int:
+async def count_open_games_of(db: Connection, user: int) -> int:
     """The lobbies and active games ``user`` has a seat in."""
     async with db.execute(
         "SELECT count(*) FROM seats JOIN games ON games.id = seats.game"
@@ -450,7 +449,7 @@ async def count_open_games_of(db: aiosqlite.Connection, user: int) -> int:
     return int(row[0]) if row else 0
 
 
-async def games_of(db: aiosqlite.Connection, user: int) -> list[GameRow]:
+async def games_of(db: Connection, user: int) -> list[GameRow]:
     """The lobbies and active games ``user`` has a seat in, in every channel and server,
     those whose record was found damaged left out; the latest to change first (the
     ``seats_by_user`` index finds the seats, the primary key each game)."""
@@ -464,7 +463,7 @@ async def games_of(db: aiosqlite.Connection, user: int) -> list[GameRow]:
         return [_game(row) async for row in cursor]
 
 
-async def count_open_games_in(db: aiosqlite.Connection, guild: int) -> int:
+async def count_open_games_in(db: Connection, guild: int) -> int:
     """The lobbies and active games of the server ``guild``."""
     async with db.execute(
         "SELECT count(*) FROM games WHERE guild = ? AND status IN ('lobby', 'active')", (guild,)
@@ -473,7 +472,7 @@ async def count_open_games_in(db: aiosqlite.Connection, guild: int) -> int:
     return int(row[0]) if row else 0
 
 
-async def dm_status(db: aiosqlite.Connection, user: int) -> tuple[str | None, bool]:
+async def dm_status(db: Connection, user: int) -> tuple[str | None, bool]:
     """(when the user's DMs were found closed, if they are; whether the user turned DMs off)."""
     async with db.execute(
         "SELECT CASE WHEN dms_closed = 1 THEN coalesce(dms_closed_at, '') END, dms_off"
@@ -484,7 +483,7 @@ async def dm_status(db: aiosqlite.Connection, user: int) -> tuple[str | None, bo
     return (None, False) if row is None else (row[0], bool(row[1]))
 
 
-async def close_dms(db: aiosqlite.Connection, user: int, at: str) -> bool:
+async def close_dms(db: Connection, user: int, at: str) -> bool:
     """Remember that ``user`` refused a DM at ``at``; whether they were open until now."""
     before, _ = await dm_status(db, user)
     await db.execute(
@@ -495,7 +494,7 @@ async def close_dms(db: aiosqlite.Connection, user: int, at: str) -> bool:
     return before is None
 
 
-async def reopen_dms(db: aiosqlite.Connection, user: int) -> None:
+async def reopen_dms(db: Connection, user: int) -> None:
     """Try ``user``'s DMs again (they gave a command: they may have opened them)."""
     await db.execute(
         "UPDATE users SET dms_closed = 0, dms_closed_at = NULL WHERE id = ? AND dms_closed = 1",
@@ -503,7 +502,7 @@ async def reopen_dms(db: aiosqlite.Connection, user: int) -> None:
     )
 
 
-async def set_dms_off(db: aiosqlite.Connection, user: int, off: bool) -> None:
+async def set_dms_off(db: Connection, user: int, off: bool) -> None:
     """The user's own choice: no DMs from the bot (``off``), or DMs again."""
     await db.execute(
         "INSERT INTO users (id, dms_off) VALUES (?, ?)"

@@ -10,8 +10,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-import aiosqlite
-
+from bot.storage.connection import Connection
 from bot.storage.games import now
 
 KINDS = ("post", "dm", "answer")
@@ -52,7 +51,7 @@ def _row(values: Iterable[Any]) -> OutboxRow:
 
 
 async def add(
-    db: aiosqlite.Connection,
+    db: Connection,
     *,
     game: int | None,
     channel: int,
@@ -75,7 +74,7 @@ async def add(
     return cursor.lastrowid
 
 
-async def waiting(db: aiosqlite.Connection, channel: int) -> list[OutboxRow]:
+async def waiting(db: Connection, channel: int) -> list[OutboxRow]:
     """The channel's undelivered rows, oldest first."""
     async with db.execute(
         f"SELECT {_COLUMNS} FROM outbox WHERE channel = ? AND delivered_at IS NULL ORDER BY id",
@@ -84,7 +83,7 @@ async def waiting(db: aiosqlite.Connection, channel: int) -> list[OutboxRow]:
         return [_row(r) async for r in cursor]
 
 
-async def channels_waiting(db: aiosqlite.Connection) -> list[int]:
+async def channels_waiting(db: Connection) -> list[int]:
     """Every channel with undelivered rows (what a restart must still say)."""
     async with db.execute(
         "SELECT DISTINCT channel FROM outbox WHERE delivered_at IS NULL ORDER BY channel"
@@ -92,7 +91,7 @@ async def channels_waiting(db: aiosqlite.Connection) -> list[int]:
         return [int(r[0]) async for r in cursor]
 
 
-async def delivered(db: aiosqlite.Connection, ids: Iterable[int], outcome: str) -> None:
+async def delivered(db: Connection, ids: Iterable[int], outcome: str) -> None:
     """Mark rows delivered (``outcome`` says how: sent, sent as text, given up: why)."""
     stamp = now()
     await db.executemany(
@@ -101,21 +100,21 @@ async def delivered(db: aiosqlite.Connection, ids: Iterable[int], outcome: str) 
     )
 
 
-async def batched(db: aiosqlite.Connection, ids: Iterable[int], batch: int) -> None:
+async def batched(db: Connection, ids: Iterable[int], batch: int) -> None:
     """Fix which rows one message carries, before it is sent."""
     await db.executemany(
         "UPDATE outbox SET batch = ? WHERE id = ? AND batch IS NULL", [(batch, r) for r in ids]
     )
 
 
-async def attempted(db: aiosqlite.Connection, ids: Iterable[int]) -> None:
+async def attempted(db: Connection, ids: Iterable[int]) -> None:
     """Count a failed attempt on rows that stay waiting."""
     await db.executemany(
         "UPDATE outbox SET attempts = attempts + 1 WHERE id = ?", [(row,) for row in ids]
     )
 
 
-async def outcomes(db: aiosqlite.Connection, channel: int) -> list[tuple[int, str, str | None]]:
+async def outcomes(db: Connection, channel: int) -> list[tuple[int, str, str | None]]:
     """(id, kind, outcome) of every row of a channel (tests and diagnostics)."""
     async with db.execute(
         "SELECT id, kind, outcome FROM outbox WHERE channel = ? ORDER BY id", (channel,)
@@ -136,7 +135,7 @@ class Place:
     unopened: str | None = None
 
 
-async def place(db: aiosqlite.Connection, channel: int, lane: str) -> Place | None:
+async def place(db: Connection, channel: int, lane: str) -> Place | None:
     async with db.execute(
         "SELECT target, live, text, unopened FROM places WHERE channel = ? AND lane = ?",
         (channel, lane),
@@ -145,7 +144,7 @@ async def place(db: aiosqlite.Connection, channel: int, lane: str) -> Place | No
     return Place(int(row[0]), row[1], row[2], row[3]) if row else None
 
 
-async def set_place(db: aiosqlite.Connection, channel: int, lane: str, found: Place) -> None:
+async def set_place(db: Connection, channel: int, lane: str, found: Place) -> None:
     await db.execute(
         "INSERT INTO places (channel, lane, target, live, text, unopened)"
         " VALUES (?, ?, ?, ?, ?, ?)"
@@ -155,5 +154,5 @@ async def set_place(db: aiosqlite.Connection, channel: int, lane: str, found: Pl
     )
 
 
-async def drop_place(db: aiosqlite.Connection, channel: int, lane: str) -> None:
+async def drop_place(db: Connection, channel: int, lane: str) -> None:
     await db.execute("DELETE FROM places WHERE channel = ? AND lane = ?", (channel, lane))

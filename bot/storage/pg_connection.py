@@ -204,6 +204,11 @@ class PgDatabase:
         self._connection = PgConnection(connection)
         self._lock = asyncio.Lock()
 
+    @property
+    def shared(self) -> bool:
+        """Always: any number of processes may work on one PostgreSQL database."""
+        return True
+
     @classmethod
     async def open(cls, dsn: str) -> PgDatabase:
         """Connect to ``dsn`` (already migrated: :func:`bot.storage.postgres.migrate`)."""

@@ -18,11 +18,10 @@ from dataclasses import dataclass, replace
 from functools import cached_property
 from typing import Any
 
-import aiosqlite
-
 from bot.storage import ActionRow, GameRow, SeatRow, Status, Store
 from bot.storage import games as rows
 from bot.storage.checksum import checksum_holds
+from bot.storage.connection import Connection
 from bot.storage.eventlog import events_to_json
 from engine.codec import decode, encode
 from engine.errors import IllegalAction, TitanError
@@ -275,7 +274,7 @@ class Stored:
 
 
 async def trusted_snapshot(
-    db: aiosqlite.Connection, game_id: int, before: int | None = None
+    db: Connection, game_id: int, before: int | None = None
 ) -> tuple[int, str] | None:
     """The newest snapshot (taken after fewer than ``before`` actions) whose checksum holds.
 
@@ -296,7 +295,7 @@ async def trusted_snapshot(
     return None
 
 
-async def fetch_game(db: aiosqlite.Connection, row: GameRow, before: int | None = None) -> Stored:
+async def fetch_game(db: Connection, row: GameRow, before: int | None = None) -> Stored:
     """The rows needed to load ``row``'s game: its newest trusted snapshot (taken after
     fewer than ``before`` actions, when given) and the later actions."""
     seats = tuple(await rows.seats(db, row.id))
@@ -349,7 +348,7 @@ def read_settings(row: GameRow) -> Settings:
         raise DamagedLog("its settings cannot be read", None, str(exc)) from exc
 
 
-async def load_game(db: aiosqlite.Connection, row: GameRow) -> Game:
+async def load_game(db: Connection, row: GameRow) -> Game:
     """Fetch and build in one go (the replay runs in a worker thread); raises
     :class:`DamagedLog` like :func:`build_game`."""
     before: int | None = None
@@ -399,7 +398,7 @@ def started_state(row: GameRow, seats: Sequence[SeatRow]) -> GameState:
         raise DamagedLog("the game cannot be set up from its seed", None, str(exc)) from exc
 
 
-async def full_replay(db: aiosqlite.Connection, row: GameRow) -> GameState:
+async def full_replay(db: Connection, row: GameRow) -> GameState:
     """The state rebuilt from the seed and every logged action (no snapshot)."""
     seats = await rows.seats(db, row.id)
     log = await rows.actions(db, row.id)
@@ -407,7 +406,7 @@ async def full_replay(db: aiosqlite.Connection, row: GameRow) -> GameState:
 
 
 async def store_action(
-    db: aiosqlite.Connection,
+    db: Connection,
     game: Game,
     seat: int,
     action: Action,

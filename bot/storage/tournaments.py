@@ -12,8 +12,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-import aiosqlite
-
+from bot.storage.connection import Connection
 from bot.storage.games import now
 
 SIGNUP, CLOSED, OVER = "signup", "closed", "over"
@@ -79,7 +78,7 @@ def _tournament(row: Iterable[Any]) -> TournamentRow:
 
 
 async def create(
-    db: aiosqlite.Connection,
+    db: Connection,
     guild: int | None,
     name: str,
     settings: dict[str, Any],
@@ -95,7 +94,7 @@ async def create(
     return cursor.lastrowid
 
 
-async def named(db: aiosqlite.Connection, guild: int | None, name: str) -> TournamentRow | None:
+async def named(db: Connection, guild: int | None, name: str) -> TournamentRow | None:
     async with db.execute(
         f"SELECT {_TOURNAMENT} FROM tournaments WHERE coalesce(guild, 0) = ?"
         " AND lower(name) = lower(?)",
@@ -105,7 +104,7 @@ async def named(db: aiosqlite.Connection, guild: int | None, name: str) -> Tourn
     return _tournament(row) if row else None
 
 
-async def by_id(db: aiosqlite.Connection, tournament: int) -> TournamentRow | None:
+async def by_id(db: Connection, tournament: int) -> TournamentRow | None:
     async with db.execute(
         f"SELECT {_TOURNAMENT} FROM tournaments WHERE id = ?", (tournament,)
     ) as cursor:
@@ -113,7 +112,7 @@ async def by_id(db: aiosqlite.Connection, tournament: int) -> TournamentRow | No
     return _tournament(row) if row else None
 
 
-async def of_guild(db: aiosqlite.Connection, guild: int | None) -> list[TournamentRow]:
+async def of_guild(db: Connection, guild: int | None) -> list[TournamentRow]:
     async with db.execute(
         f"SELECT {_TOURNAMENT} FROM tournaments WHERE coalesce(guild, 0) = ? ORDER BY id",
         (guild or 0,),
@@ -121,12 +120,12 @@ async def of_guild(db: aiosqlite.Connection, guild: int | None) -> list[Tourname
         return [_tournament(r) async for r in cursor]
 
 
-async def set_status(db: aiosqlite.Connection, tournament: int, status: str) -> None:
+async def set_status(db: Connection, tournament: int, status: str) -> None:
     await db.execute("UPDATE tournaments SET status = ? WHERE id = ?", (status, tournament))
 
 
 # --- entrants ---------------------------------------------------------------------------------
-async def entrants(db: aiosqlite.Connection, tournament: int) -> list[EntrantRow]:
+async def entrants(db: Connection, tournament: int) -> list[EntrantRow]:
     async with db.execute(
         "SELECT user, name, joined, eliminator_from FROM entrants WHERE tournament = ?"
         " ORDER BY joined",
@@ -135,7 +134,7 @@ async def entrants(db: aiosqlite.Connection, tournament: int) -> list[EntrantRow
         return [EntrantRow(*r) async for r in cursor]
 
 
-async def add_entrant(db: aiosqlite.Connection, tournament: int, user: int, name: str) -> bool:
+async def add_entrant(db: Connection, tournament: int, user: int, name: str) -> bool:
     """Sign ``user`` up; False when they were already."""
     async with db.execute(
         "SELECT coalesce(max(joined), 0) + 1 FROM entrants WHERE tournament = ?", (tournament,)
@@ -150,16 +149,14 @@ async def add_entrant(db: aiosqlite.Connection, tournament: int, user: int, name
     return cursor.rowcount > 0
 
 
-async def remove_entrant(db: aiosqlite.Connection, tournament: int, user: int) -> bool:
+async def remove_entrant(db: Connection, tournament: int, user: int) -> bool:
     cursor = await db.execute(
         "DELETE FROM entrants WHERE tournament = ? AND user = ?", (tournament, user)
     )
     return cursor.rowcount > 0
 
 
-async def replace_entrant(
-    db: aiosqlite.Connection, tournament: int, old: int, new: int, name: str
-) -> None:
+async def replace_entrant(db: Connection, tournament: int, old: int, new: int, name: str) -> None:
     """``new`` takes ``old``'s place among the entrants (their sign-up order kept)."""
     await db.execute(
         "UPDATE entrants SET user = ?, name = ? WHERE tournament = ? AND user = ?",
@@ -167,7 +164,7 @@ async def replace_entrant(
     )
 
 
-async def set_eliminator(db: aiosqlite.Connection, tournament: int, user: int, heat: int) -> None:
+async def set_eliminator(db: Connection, tournament: int, user: int, heat: int) -> None:
     await db.execute(
         "UPDATE entrants SET eliminator_from = ? WHERE tournament = ? AND user = ?",
         (heat, tournament, user),
@@ -183,9 +180,7 @@ def _table(row: Iterable[Any]) -> TableRow:
 _TABLE = "heat, number, players, status, channel, game, paused_at"
 
 
-async def tables(
-    db: aiosqlite.Connection, tournament: int, heat: int | None = None
-) -> list[TableRow]:
+async def tables(db: Connection, tournament: int, heat: int | None = None) -> list[TableRow]:
     async with db.execute(
         f"SELECT {_TABLE} FROM tables WHERE tournament = ? AND heat = coalesce(?, heat)"
         " ORDER BY heat, number",
@@ -195,7 +190,7 @@ async def tables(
 
 
 async def add_tables(
-    db: aiosqlite.Connection, tournament: int, heat: int, seated: Iterable[tuple[int, ...]]
+    db: Connection, tournament: int, heat: int, seated: Iterable[tuple[int, ...]]
 ) -> None:
     await db.executemany(
         "INSERT INTO tables (tournament, heat, number, players, status) VALUES (?, ?, ?, ?, ?)",
@@ -207,7 +202,7 @@ async def add_tables(
 
 
 async def add_table(
-    db: aiosqlite.Connection,
+    db: Connection,
     tournament: int,
     heat: int,
     number: int,
@@ -221,9 +216,7 @@ async def add_table(
     )
 
 
-async def table(
-    db: aiosqlite.Connection, tournament: int, heat: int, number: int
-) -> TableRow | None:
+async def table(db: Connection, tournament: int, heat: int, number: int) -> TableRow | None:
     async with db.execute(
         f"SELECT {_TABLE} FROM tables WHERE tournament = ? AND heat = ? AND number = ?",
         (tournament, heat, number),
@@ -233,7 +226,7 @@ async def table(
 
 
 async def set_paused(
-    db: aiosqlite.Connection, tournament: int, heat: int, number: int, at: float | None
+    db: Connection, tournament: int, heat: int, number: int, at: float | None
 ) -> None:
     """Pause the table (``at``: since when) or resume it (None)."""
     await db.execute(
@@ -242,7 +235,7 @@ async def set_paused(
     )
 
 
-async def paused_since(db: aiosqlite.Connection, game: int) -> float | None:
+async def paused_since(db: Connection, game: int) -> float | None:
     """Since when the table ``game`` is played at is paused (None: it is not, or the game
     is no tournament's)."""
     async with db.execute("SELECT paused_at FROM tables WHERE game = ?", (game,)) as cursor:
@@ -251,7 +244,7 @@ async def paused_since(db: aiosqlite.Connection, game: int) -> float | None:
 
 
 async def set_players(
-    db: aiosqlite.Connection, tournament: int, heat: int, number: int, players: tuple[int, ...]
+    db: Connection, tournament: int, heat: int, number: int, players: tuple[int, ...]
 ) -> None:
     await db.execute(
         "UPDATE tables SET players = ? WHERE tournament = ? AND heat = ? AND number = ?",
@@ -260,7 +253,7 @@ async def set_players(
 
 
 async def table_opened(
-    db: aiosqlite.Connection, tournament: int, heat: int, number: int, channel: int, game: int
+    db: Connection, tournament: int, heat: int, number: int, channel: int, game: int
 ) -> None:
     await db.execute(
         "UPDATE tables SET status = ?, channel = ?, game = ?"
@@ -269,7 +262,7 @@ async def table_opened(
     )
 
 
-async def table_of_game(db: aiosqlite.Connection, game: int) -> tuple[int, TableRow] | None:
+async def table_of_game(db: Connection, game: int) -> tuple[int, TableRow] | None:
     """The tournament and table a game is played at, if any."""
     async with db.execute(
         f"SELECT tournament, {_TABLE} FROM tables WHERE game = ?", (game,)
@@ -278,11 +271,11 @@ async def table_of_game(db: aiosqlite.Connection, game: int) -> tuple[int, Table
     return (int(row[0]), _table(row[1:])) if row else None
 
 
-async def table_over(db: aiosqlite.Connection, game: int) -> None:
+async def table_over(db: Connection, game: int) -> None:
     await db.execute("UPDATE tables SET status = ? WHERE game = ?", (DONE, game))
 
 
-async def opening_tables(db: aiosqlite.Connection) -> list[tuple[int, TableRow]]:
+async def opening_tables(db: Connection) -> list[tuple[int, TableRow]]:
     """Every table still to be opened, in every tournament (a heat being seated)."""
     async with db.execute(
         f"SELECT tournament, {_TABLE} FROM tables WHERE status = ? ORDER BY tournament, heat,"
@@ -293,7 +286,7 @@ async def opening_tables(db: aiosqlite.Connection) -> list[tuple[int, TableRow]]
 
 
 # --- results and ratings ----------------------------------------------------------------------
-async def add_result(db: aiosqlite.Connection, row: ResultRow) -> bool:
+async def add_result(db: Connection, row: ResultRow) -> bool:
     """Store a finished game's result once; False when it was stored already."""
     cursor = await db.execute(
         "INSERT INTO results (game, guild, tournament, heat, finished_at, rated, result)"
@@ -319,7 +312,7 @@ def _result(r: Iterable[Any]) -> ResultRow:
 _RESULT = "game, guild, tournament, heat, finished_at, rated, result"
 
 
-async def results_of_tournament(db: aiosqlite.Connection, tournament: int) -> list[ResultRow]:
+async def results_of_tournament(db: Connection, tournament: int) -> list[ResultRow]:
     async with db.execute(
         f"SELECT {_RESULT} FROM results WHERE tournament = ? ORDER BY finished_at, game",
         (tournament,),
@@ -327,7 +320,7 @@ async def results_of_tournament(db: aiosqlite.Connection, tournament: int) -> li
         return [_result(r) async for r in cursor]
 
 
-async def rated_results(db: aiosqlite.Connection, guild: int | None) -> list[ResultRow]:
+async def rated_results(db: Connection, guild: int | None) -> list[ResultRow]:
     """The rated results of a server (None: the terminal's), in the order they finished."""
     async with db.execute(
         f"SELECT {_RESULT} FROM results WHERE rated = 1 AND coalesce(guild, 0) = ?"
@@ -337,7 +330,7 @@ async def rated_results(db: aiosqlite.Connection, guild: int | None) -> list[Res
         return [_result(r) async for r in cursor]
 
 
-async def rated_guilds(db: aiosqlite.Connection) -> list[int | None]:
+async def rated_guilds(db: Connection) -> list[int | None]:
     """The servers with a rated result (None: the terminal's games)."""
     async with db.execute(
         "SELECT guild FROM results WHERE rated = 1 GROUP BY guild ORDER BY coalesce(guild, 0)"
@@ -346,7 +339,7 @@ async def rated_guilds(db: aiosqlite.Connection) -> list[int | None]:
 
 
 async def ratings(
-    db: aiosqlite.Connection, guild: int | None, users: Iterable[int] | None = None
+    db: Connection, guild: int | None, users: Iterable[int] | None = None
 ) -> dict[int, tuple[float, float, int]]:
     """user → (mu, sigma, games) in a server: of ``users`` only, when given."""
     if users is None:
@@ -368,7 +361,7 @@ async def ratings(
 
 
 async def set_ratings(
-    db: aiosqlite.Connection, guild: int | None, values: dict[int, tuple[float, float, int]]
+    db: Connection, guild: int | None, values: dict[int, tuple[float, float, int]]
 ) -> None:
     await db.executemany(
         "INSERT INTO ratings (guild, user, mu, sigma, games) VALUES (?, ?, ?, ?, ?)"
@@ -378,7 +371,7 @@ async def set_ratings(
     )
 
 
-async def names_of(db: aiosqlite.Connection, users: Iterable[int]) -> dict[int, str]:
+async def names_of(db: Connection, users: Iterable[int]) -> dict[int, str]:
     """The name each user last took a seat under (or signed up with)."""
     wanted = sorted(set(users))
     found: dict[int, str] = {}
@@ -394,7 +387,7 @@ async def names_of(db: aiosqlite.Connection, users: Iterable[int]) -> dict[int, 
     return found
 
 
-async def log(db: aiosqlite.Connection, tournament: int, text: str) -> None:
+async def log(db: Connection, tournament: int, text: str) -> None:
     """Note what the tournament decided (a roll, a ruling) in its log."""
     await db.execute(
         "INSERT INTO tournament_log (tournament, at, text) VALUES (?, ?, ?)",
@@ -402,7 +395,7 @@ async def log(db: aiosqlite.Connection, tournament: int, text: str) -> None:
     )
 
 
-async def logged(db: aiosqlite.Connection, tournament: int) -> list[tuple[str, str]]:
+async def logged(db: Connection, tournament: int) -> list[tuple[str, str]]:
     async with db.execute(
         "SELECT at, text FROM tournament_log WHERE tournament = ? ORDER BY id", (tournament,)
     ) as cursor:

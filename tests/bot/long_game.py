@@ -14,10 +14,9 @@ import json
 import random
 from dataclasses import dataclass, field
 
-import aiosqlite
-
 from bot.storage import SeatRow, Status
 from bot.storage import games as rows
+from bot.storage.connection import Connection
 from bot.storage.eventlog import events_to_json
 from bot.storage.record import encode_state
 from engine.game import actions as a
@@ -174,7 +173,7 @@ def user_of(channel: int, seat: int) -> int:
 
 
 async def store_long_game(
-    conn: aiosqlite.Connection,
+    conn: Connection,
     channel: int,
     game: LongGame,
     *,

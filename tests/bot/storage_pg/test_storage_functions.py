@@ -7,11 +7,11 @@ import itertools
 from pathlib import Path
 from typing import Any, cast
 
-import aiosqlite
 import asyncpg
 import pytest
 
 from bot.storage import due, games, outbox, tournaments
+from bot.storage.connection import Connection
 from bot.storage.database import Database
 from bot.storage.games import SeatRow, Status
 from bot.storage.pg_connection import IDENTITY_TABLES, PgDatabase, translate
@@ -41,7 +41,7 @@ async def scenario(store: Any, monkeypatch: pytest.MonkeyPatch) -> dict[str, Any
     fixed_clock(monkeypatch)
     seen: dict[str, Any] = {}
     async with store.transaction() as raw:
-        db = cast(aiosqlite.Connection, raw)
+        db = cast(Connection, raw)
         first = await games.create_game(db, CHANNEL, GUILD, {"variant": "default"})
         second = await games.create_game(db, CHANNEL + 1, None, {})
         seen["ids"] = (first, second)
@@ -67,7 +67,7 @@ async def scenario(store: Any, monkeypatch: pytest.MonkeyPatch) -> dict[str, Any
         await outbox.batched(db, [row + 2], row + 2)
         await outbox.set_place(db, CHANNEL, "game", outbox.Place(CHANNEL, 42, "live text"))
     async with store.reading() as raw:
-        db = cast(aiosqlite.Connection, raw)
+        db = cast(Connection, raw)
         seen["game"] = await games.game(db, first)
         seen["open"] = await games.open_game(db, CHANNEL)
         seen["damaged_game"] = await games.damaged_game(db, CHANNEL + 1)
@@ -99,16 +99,16 @@ async def scenario(store: Any, monkeypatch: pytest.MonkeyPatch) -> dict[str, Any
         seen["place"] = await outbox.place(db, CHANNEL, "game")
     async with store.unit() as unit:
         async with unit.transaction() as raw:
-            db = cast(aiosqlite.Connection, raw)
+            db = cast(Connection, raw)
             await games.reopen_dms(db, ALICE)
             await games.set_dms_off(db, ALICE, True)
             await outbox.drop_place(db, CHANNEL, "game")
         with pytest.raises(RuntimeError):
             async with unit.transaction() as raw:
-                await games.set_dms_off(cast(aiosqlite.Connection, raw), BOB, True)
+                await games.set_dms_off(cast(Connection, raw), BOB, True)
                 raise RuntimeError("undone alone")
         async with unit.reading() as raw:
-            db = cast(aiosqlite.Connection, raw)
+            db = cast(Connection, raw)
             seen["unit_reads"] = (
                 await games.dm_status(db, ALICE),
                 await games.dm_status(db, BOB),
@@ -116,16 +116,16 @@ async def scenario(store: Any, monkeypatch: pytest.MonkeyPatch) -> dict[str, Any
             )
     with pytest.raises(RuntimeError):
         async with store.transaction() as raw:
-            await games.update_game(cast(aiosqlite.Connection, raw), first, Status.OVER)
+            await games.update_game(cast(Connection, raw), first, Status.OVER)
             raise RuntimeError("rolled back")
     async with store.transaction() as raw:
-        db = cast(aiosqlite.Connection, raw)
+        db = cast(Connection, raw)
         seen["rolled_back"] = (await games.game(db, first)) == seen["game"]
         seen["tournaments"] = await tournament_part(db, first)
     return seen
 
 
-async def tournament_part(db: aiosqlite.Connection, game: int) -> dict[str, Any]:
+async def tournament_part(db: Connection, game: int) -> dict[str, Any]:
     """Tournaments, entrants, tables, results and ratings but ``tables``, ``named``
     and ``rated_guilds``: their ``? IS NULL``, ``COLLATE NOCASE`` and ``SELECT DISTINCT …
     ORDER BY`` an expression not selected are not PostgreSQL's, and not translated)"""
@@ -250,7 +250,7 @@ async def clock_scenario(store: Any, monkeypatch: pytest.MonkeyPatch) -> dict[st
     fixed_clock(monkeypatch)
     seen: dict[str, Any] = {}
     async with store.transaction() as raw:
-        db = cast(aiosqlite.Connection, raw)
+        db = cast(Connection, raw)
         game = await games.create_game(db, CHANNEL, GUILD, {})
         await games.set_seats(db, game, [SeatRow(0, ALICE, "Alice"), SeatRow(1, BOB, "Bob")])
         await due.set_clock(db, game, due.Clock(0, "split:1", 100.0, 200.0))
