@@ -69,6 +69,7 @@ from bot.storage import games as rows
 from bot.storage.backends import Target, open_database
 from bot.storage.connection import Backend, Connection, Store, WorkUnit
 from bot.storage.errors import LostRace
+from bot.storage.leases import new_holder
 from bot.storage.record import (
     NO_CLOCK,
     DamagedLog,
@@ -140,6 +141,8 @@ class GameService:
         timing: Timing = NO_CLOCK,
     ) -> None:
         self.db = db
+        self.holder = new_holder()
+        """This process's name in the claims and leases of a shared database."""
         self.limits = limits
         self.ai_limit = ai_limit
         self.on_ai_action = on_ai_action
@@ -185,7 +188,9 @@ class GameService:
     async def deliver_with(self, transport: Transport, **options: Any) -> Deliverer:
         """Say what the outbox holds through ``transport`` from now on, starting with what
         was left waiting (a crash, a restart)."""
-        self.deliverer = Deliverer(self.db, transport, draw=self._draw, **options)
+        self.deliverer = Deliverer(
+            self.db, transport, draw=self._draw, holder=self.holder, **options
+        )
         await self.deliverer.start()
         return self.deliverer
 

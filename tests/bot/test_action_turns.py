@@ -7,7 +7,7 @@ import json
 import sqlite3
 
 from bot.context import Caller, Place
-from bot.storage import Database, SeatRow, Status
+from bot.storage import Database, SeatRow
 from bot.storage import games as rows
 from bot.storage.eventlog import events_to_json
 from bot.storage.migrations import MIGRATIONS
