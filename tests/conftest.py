@@ -6,12 +6,21 @@ the Discord tests point them at their local fake Discord instead.
 
 from __future__ import annotations
 
+import asyncio
+import itertools
+import os
 import socket
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
 
+import asyncpg
 import discord
 import pytest
 import yarl
+
+from bot.storage.backends import Target
+from bot.storage.postgres import migrate
+from tests.pg import Server, throwaway_server
 
 
 def closed_port() -> int:
@@ -29,3 +38,78 @@ def offline(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     gateway = yarl.URL(f"ws://127.0.0.1:{port}/")
     monkeypatch.setattr(discord.gateway.DiscordWebSocket, "DEFAULT_GATEWAY", gateway)
     yield
+
+
+# --- a real PostgreSQL server (tests/pg.py), started when a test first needs one -----------
+_databases = itertools.count(1)
+TEMPLATE = "titan_migrated"
+"""A database migrated once per session; each test's database is a copy of it."""
+
+
+@pytest.fixture(scope="session")
+def pg_server() -> Iterator[Server]:
+    """A throwaway PostgreSQL server; its absence fails the tests (see tests/pg.py)."""
+    with throwaway_server() as server:
+        asyncio.run(_create_template(server))
+        yield server
+
+
+async def _create_template(server: Server) -> None:
+    admin = await asyncpg.connect(server.dsn())
+    try:
+        await admin.execute(f"CREATE DATABASE {TEMPLATE}")
+    finally:
+        await admin.close()
+    await migrate(server.dsn(TEMPLATE))
+
+
+async def _new_database(server: Server, template: str | None) -> str:
+    name = f"test_{os.getpid()}_{next(_databases)}"
+    admin = await asyncpg.connect(server.dsn())
+    try:
+        copy = f" TEMPLATE {template}" if template else ""
+        await admin.execute(f"CREATE DATABASE {name}{copy}")
+    finally:
+        await admin.close()
+    return name
+
+
+async def _drop_database(server: Server, name: str) -> None:
+    admin = await asyncpg.connect(server.dsn())
+    try:
+        await admin.execute(f"DROP DATABASE {name} WITH (FORCE)")
+    finally:
+        await admin.close()
+
+
+@pytest.fixture
+async def pg_dsn(pg_server: Server) -> AsyncIterator[str]:
+    """The URL of a new, empty database on the server (never migrated), dropped after."""
+    name = await _new_database(pg_server, None)
+    yield pg_server.dsn(name)
+    await _drop_database(pg_server, name)
+
+
+@pytest.fixture
+async def pg_migrated(pg_server: Server) -> AsyncIterator[str]:
+    """The URL of a new database already migrated (a copy of the template), dropped after."""
+    name = await _new_database(pg_server, TEMPLATE)
+    yield pg_server.dsn(name)
+    await _drop_database(pg_server, name)
+
+
+BACKENDS = ("sqlite", "postgresql")
+
+
+@pytest.fixture(params=BACKENDS)
+def backend(request: pytest.FixtureRequest) -> str:
+    """Each test that asks for a database runs on SQLite and on PostgreSQL."""
+    return str(request.param)
+
+
+@pytest.fixture
+def db_target(backend: str, tmp_path: Path, request: pytest.FixtureRequest) -> Target:
+    """Where the test's database is: a new SQLite file, or a new PostgreSQL database."""
+    if backend == "sqlite":
+        return tmp_path / "games.sqlite3"
+    return str(request.getfixturevalue("pg_migrated"))

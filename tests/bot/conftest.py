@@ -1,4 +1,5 @@
-"""Fixtures for the bot's tests: a service over a temporary SQLite file."""
+"""Fixtures for the bot's tests: a service over a new database, SQLite's and PostgreSQL's
+(each test that asks for one runs on both: ``db_target`` in tests/conftest.py)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,8 @@ import pytest
 
 from bot.replies import Picture
 from bot.service import GameService
+from bot.storage.backends import Target, is_postgres
+from tests.bot.tampering import query
 
 SEED = 42
 
@@ -39,14 +42,23 @@ def renderer() -> StubRenderer:
 
 
 @pytest.fixture
-async def service(db_path: Path, renderer: StubRenderer) -> AsyncIterator[GameService]:
-    svc = await GameService.open(db_path, renderer=renderer, seeds=lambda: SEED, snapshot_every=10)
+async def service(db_target: Target, renderer: StubRenderer) -> AsyncIterator[GameService]:
+    svc = await GameService.open(
+        db_target, renderer=renderer, seeds=lambda: SEED, snapshot_every=10
+    )
     yield svc
     await svc.close()
 
 
-def dump(path: Path) -> list[str]:
-    """Every committed row of the database, as SQL text (a separate connection)."""
+def dump(path: Target) -> list[str]:
+    """Every committed row of the database, as text (a separate connection)."""
+    if is_postgres(path):
+        tables = query(path, "SELECT tablename FROM pg_tables WHERE schemaname = 'public'")
+        return [
+            f"{table}: {row!r}"
+            for (table,) in sorted(tables)
+            for row in sorted(query(path, f'SELECT * FROM "{table}"'), key=repr)
+        ]
     connection = sqlite3.connect(path)
     try:
         return list(connection.iterdump())

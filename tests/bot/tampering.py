@@ -1,17 +1,27 @@
 """Damage done to a stored game behind the bot's back (a bad write, a hand edit), through
-a separate SQLite connection, the way a disk error or a stray tool would leave it."""
+a separate connection (SQLite's or PostgreSQL's), the way a disk error or a stray tool
+would leave it. SQL is written with ``?`` placeholders for both."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import sqlite3
+import threading
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
+import asyncpg
 
-def execute(path: Path, sql: str, *params: object) -> int:
+from bot.storage.backends import Target, is_postgres
+from bot.storage.pg_connection import translate
+
+
+def execute(path: Target, sql: str, *params: object) -> int:
     """Run one statement and commit; the number of rows it changed."""
+    if is_postgres(path):
+        status = _on_postgres(str(path), lambda c: c.execute(translate(sql), *params))
+        return int(str(status).rsplit(" ", 1)[-1])  # UPDATE 1, DELETE 1
     connection = sqlite3.connect(path)
     try:
         with connection:
@@ -20,7 +30,10 @@ def execute(path: Path, sql: str, *params: object) -> int:
         connection.close()
 
 
-def query(path: Path, sql: str, *params: object) -> list[tuple[Any, ...]]:
+def query(path: Target, sql: str, *params: object) -> list[tuple[Any, ...]]:
+    if is_postgres(path):
+        found = _on_postgres(str(path), lambda c: c.fetch(translate(sql), *params))
+        return [tuple(row) for row in found]
     connection = sqlite3.connect(path)
     try:
         return connection.execute(sql, params).fetchall()
@@ -28,12 +41,40 @@ def query(path: Path, sql: str, *params: object) -> list[tuple[Any, ...]]:
         connection.close()
 
 
-def last_action(path: Path, game: int) -> int:
+def _on_postgres(dsn: str, work: Callable[[asyncpg.Connection], Any]) -> Any:
+    """``work`` on a new connection to ``dsn``, in a thread of its own (a test calling
+    this is itself running in an event loop)."""
+
+    async def run() -> Any:
+        connection = await asyncpg.connect(dsn)
+        try:
+            return await work(connection)
+        finally:
+            await connection.close()
+
+    result: list[Any] = []
+    failure: list[BaseException] = []
+
+    def thread() -> None:
+        try:
+            result.append(asyncio.run(run()))
+        except BaseException as exc:
+            failure.append(exc)
+
+    worker = threading.Thread(target=thread)
+    worker.start()
+    worker.join()
+    if failure:
+        raise failure[0]
+    return result[0]
+
+
+def last_action(path: Target, game: int) -> int:
     [(n,)] = query(path, "SELECT max(n) FROM actions WHERE game = ?", game)
     return int(n)
 
 
-def truncate_action(path: Path, game: int, n: int) -> None:
+def truncate_action(path: Target, game: int, n: int) -> None:
     """Cut action ``n``'s JSON in half, as a torn write leaves it."""
     changed = execute(
         path,
@@ -45,11 +86,11 @@ def truncate_action(path: Path, game: int, n: int) -> None:
     assert changed == 1
 
 
-def delete_action(path: Path, game: int, n: int) -> None:
+def delete_action(path: Target, game: int, n: int) -> None:
     assert execute(path, "DELETE FROM actions WHERE game = ? AND n = ?", game, n) == 1
 
 
-def edit_snapshot(path: Path, game: int, n: int, edit: Callable[[dict[str, Any]], None]) -> None:
+def edit_snapshot(path: Target, game: int, n: int, edit: Callable[[dict[str, Any]], None]) -> None:
     """Change snapshot ``n``'s state JSON in place (its checksum left as it was)."""
     [(text,)] = query(path, "SELECT state FROM snapshots WHERE game = ? AND n = ?", game, n)
     state = json.loads(text)

@@ -4,7 +4,6 @@ and the window of the log that ``history`` reads."""
 from __future__ import annotations
 
 import json
-import sqlite3
 
 from bot.context import Caller, Place
 from bot.storage import Database, SeatRow
@@ -16,6 +15,7 @@ from engine.game.actions import action_from_json, action_to_json
 from engine.game.apply import apply
 from tests.bot.agent import open_game, play
 from tests.bot.long_game import Logged, LongGame, long_game, store_long_game
+from tests.bot.tampering import query
 
 CHANNEL = 3
 
@@ -25,17 +25,10 @@ def caller_of(user: int) -> Caller:
 
 
 def turns_in(path, game: int = 1) -> dict[int, int | None]:
-    connection = sqlite3.connect(path)
-    try:
-        found = connection.execute(
-            "SELECT n, turn FROM actions WHERE game = ? ORDER BY n", (game,)
-        ).fetchall()
-    finally:
-        connection.close()
-    return dict(found)
+    return dict(query(path, "SELECT n, turn FROM actions WHERE game = ? ORDER BY n", game))
 
 
-async def test_each_stored_action_carries_the_turn_it_was_played_in(service, db_path):
+async def test_each_stored_action_carries_the_turn_it_was_played_in(service, db_target):
     await open_game(service, CHANNEL, 2)
     await play(service, CHANNEL, seed=7, limit=400, fighting=True)
     async with service.db.reading() as conn:
@@ -48,7 +41,7 @@ async def test_each_stored_action_carries_the_turn_it_was_played_in(service, db_
     for entry in log:
         expected[entry.n] = state.turn.number
         state, _ = apply(state, entry.seat, action_from_json(json.loads(entry.action)))
-    stored = turns_in(db_path)
+    stored = turns_in(db_target)
     assert stored == expected
     assert len(set(stored.values())) > 5  # the game went through several player turns
 

@@ -92,14 +92,14 @@ async def test_a_human_and_an_ai_play_a_whole_game(service):
     assert seats == {0, 1}
 
 
-async def test_an_all_ai_game_through_the_service_keeps_the_invariants(db_path):
+async def test_an_all_ai_game_through_the_service_keeps_the_invariants(db_target):
     seen: list[Game] = []
 
     def observe(game: Game) -> None:
         check_legions(game)
         seen.append(game)
 
-    service = await GameService.open(db_path, seeds=lambda: 4, ai_limit=0, on_ai_action=observe)
+    service = await GameService.open(db_target, seeds=lambda: 4, ai_limit=0, on_ai_action=observe)
     try:
         game_id = await open_ai_game(service, Place(CHANNEL), 3)
         limited = await play_ai_game(service, Place(CHANNEL), max_turns=40)
@@ -113,8 +113,8 @@ async def test_an_all_ai_game_through_the_service_keeps_the_invariants(db_path):
     assert loaded.state.result is not None and row.status is Status.OVER
 
 
-async def test_the_ai_chain_pings_only_the_human_and_resumes_after_its_cap(db_path):
-    service = await GameService.open(db_path, seeds=lambda: 8, ai_limit=1)
+async def test_the_ai_chain_pings_only_the_human_and_resumes_after_its_cap(db_target):
+    service = await GameService.open(db_target, seeds=lambda: 8, ai_limit=1)
     try:
         await open_with_ai(service, players=3)
         game = await service.game_in(CHANNEL)
@@ -175,9 +175,9 @@ def test_clip_keeps_the_start_and_the_end():
     assert "more lines (`history` shows them)" in text
 
 
-async def test_a_resumed_local_game_lets_the_waiting_ai_seats_play(db_path):
+async def test_a_resumed_local_game_lets_the_waiting_ai_seats_play(db_target):
     said: list[str] = []
-    paused = await GameService.open(db_path, seeds=lambda: 8, ai_limit=0)
+    paused = await GameService.open(db_target, seeds=lambda: 8, ai_limit=0)
     try:
         console = Console(paused, write=said.append)
         await console.setup(["Ann"], ["Hal", "Deep"])
@@ -189,7 +189,7 @@ async def test_a_resumed_local_game_lets_the_waiting_ai_seats_play(db_path):
     finally:
         await paused.close()
     said.clear()
-    service = await GameService.open(db_path, seeds=lambda: 8)
+    service = await GameService.open(db_target, seeds=lambda: 8)
     try:
         await Console(service, write=said.append).setup(["Ann"], ["Hal", "Deep"])
         game = await service.game_in(LOCAL_CHANNEL)

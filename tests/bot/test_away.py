@@ -38,8 +38,8 @@ def clock() -> ManualClock:
 
 
 @pytest.fixture
-async def service(db_path, clock):
-    service = await GameService.open(db_path, seeds=lambda: 11, wall_clock=clock)
+async def service(db_target, clock):
+    service = await GameService.open(db_target, seeds=lambda: 11, wall_clock=clock)
     yield service
     await service.close()
 

@@ -62,10 +62,10 @@ class PictureRules:
             assert public.picture.kind is PictureKind.BATTLELAND, public.text
 
 
-async def test_whole_games_with_battles_through_text_commands(db_path):
+async def test_whole_games_with_battles_through_text_commands(db_target):
     """Random games (seeded agents that would rather fight) end, commanded in text only;
     at least one of them fights battles with maneuvers and strikes."""
-    service = await GameService.open(db_path, seeds=lambda: 9, snapshot_every=25)
+    service = await GameService.open(db_target, seeds=lambda: 9, snapshot_every=25)
     pictures = PictureRules()
     verbs: set[str] = set()
     try:

@@ -43,15 +43,17 @@ def damaged_column(db_path) -> list[tuple[str, str | None]]:
     return query(db_path, "SELECT status, damaged FROM games ORDER BY id")
 
 
-async def test_a_truncated_last_action_is_named_and_the_channel_recovers(service, db_path, caplog):
+async def test_a_truncated_last_action_is_named_and_the_channel_recovers(
+    service, db_target, caplog
+):
     await played(service, 15)
-    truncate_action(db_path, 1, 15)
+    truncate_action(db_target, 1, 15)
     service.forget()
     notice = damage_notice(1, "action 15 cannot be read")
     with caplog.at_level(logging.WARNING, logger="bot.service"):
         found = await service.submit(HERE, caller(CHANNEL, 0), "legions")
     assert found.error and found.ephemeral.text == notice
-    assert damaged_column(db_path) == [("active", "action 15 cannot be read")]
+    assert damaged_column(db_target) == [("active", "action 15 cannot be read")]
     [warning] = [r for r in caplog.records if "damaged" in r.getMessage()]
     assert warning.levelno == logging.WARNING
     assert warning.getMessage().startswith("game 1 (channel 5) is damaged: action 15 cannot be")
@@ -68,12 +70,13 @@ async def test_a_truncated_last_action_is_named_and_the_channel_recovers(service
     document = json.loads(exported.ephemeral.attachments[0].data)
     assert exported.ephemeral.attachments[0].filename == "titan-game-1.json"
     assert [entry["n"] for entry in document["actions"]] == list(range(1, 15))
-    stored = query(db_path, "SELECT n, events FROM actions WHERE game = 1 AND n < 15 ORDER BY n")
+    stored = query(db_target, "SELECT n, events FROM actions WHERE game = 1 AND n < 15 ORDER BY n")
     assert [entry["events"] for entry in document["actions"]] == [json.loads(e) for _, e in stored]
     [unreadable] = document["damage"]["unreadable_actions"]
     assert (
         unreadable["n"] == 15
-        and unreadable["action"] == query(db_path, "SELECT action FROM actions WHERE n = 15")[0][0]
+        and unreadable["action"]
+        == query(db_target, "SELECT action FROM actions WHERE n = 15")[0][0]
     )
     assert document["game"]["damaged"] == "action 15 cannot be read"
     assert document["game"]["seed"] == SEED and document["game"]["status"] == "active"
@@ -85,7 +88,7 @@ async def test_a_truncated_last_action_is_named_and_the_channel_recovers(service
     assert aborted.public.text == (
         "Game #1 (damaged: action 15 cannot be read) was cancelled by Olga."
     )
-    assert damaged_column(db_path) == [("cancelled", "action 15 cannot be read")]
+    assert damaged_column(db_target) == [("cancelled", "action 15 cannot be read")]
     quiet = await service.submit(HERE, OLGA, "status")
     assert quiet.ephemeral.text == "There is no game in this channel: open one with `new`."
     opened = await service.submit(HERE, caller(CHANNEL, 0), "new players 2")
@@ -93,10 +96,10 @@ async def test_a_truncated_last_action_is_named_and_the_channel_recovers(service
 
 
 async def test_new_opens_a_fresh_game_beside_the_damaged_one_which_can_still_be_aborted(
-    service, db_path
+    service, db_target
 ):
     await played(service, 12)
-    truncate_action(db_path, 1, 12)
+    truncate_action(db_target, 1, 12)
     service.forget()
     opened = await service.submit(HERE, caller(CHANNEL, 0), "new players 2")
     assert not opened.error and "opened game #2" in opened.public.text
@@ -107,13 +110,13 @@ async def test_new_opens_a_fresh_game_beside_the_damaged_one_which_can_still_be_
     assert "not a damaged game" in (await service.submit(HERE, OLGA, "cancel 7")).ephemeral.text
     aborted = await service.submit(HERE, OLGA, "cancel 1")
     assert aborted.public.text.startswith("Game #1 (damaged: action 12 cannot be read) was")
-    assert damaged_column(db_path) == [("cancelled", "action 12 cannot be read"), ("lobby", None)]
+    assert damaged_column(db_target) == [("cancelled", "action 12 cannot be read"), ("lobby", None)]
     assert (await service.game_in(CHANNEL)).id == 2
 
 
-async def test_the_host_may_cancel_the_damaged_game_too(service, db_path):
+async def test_the_host_may_cancel_the_damaged_game_too(service, db_target):
     await played(service, 11)
-    truncate_action(db_path, 1, 11)
+    truncate_action(db_target, 1, 11)
     service.forget()
     cancelled = await service.submit(HERE, caller(CHANNEL, 0), "cancel")
     assert cancelled.public.text == (
@@ -157,16 +160,16 @@ DAMAGE = {
 
 
 @pytest.mark.parametrize("kind", sorted(DAMAGE))
-async def test_each_kind_of_damage_is_named(service, db_path, kind):
+async def test_each_kind_of_damage_is_named(service, db_target, kind):
     await played(service, 15)
     tamper, reason = DAMAGE[kind]
     if kind == "missing at the end, before a snapshot":
-        execute(db_path, "DELETE FROM actions WHERE n > 10")
-    tamper(db_path)
+        execute(db_target, "DELETE FROM actions WHERE n > 10")
+    tamper(db_target)
     service.forget()
     found = await service.submit(HERE, caller(CHANNEL, 0), "board")
     assert found.ephemeral.text == damage_notice(1, reason)
-    assert damaged_column(db_path) == [("active", reason)]
+    assert damaged_column(db_target) == [("active", reason)]
     assert not (await service.submit(HERE, caller(CHANNEL, 0), "new")).error
 
 

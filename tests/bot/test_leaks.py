@@ -146,8 +146,8 @@ async def check_game(
     raise AssertionError("the game did not end")
 
 
-async def test_no_text_shows_anyone_hidden_legion_contents(db_path):
-    service = await GameService.open(db_path, seeds=lambda: 9, snapshot_every=25)
+async def test_no_text_shows_anyone_hidden_legion_contents(db_target):
+    service = await GameService.open(db_target, seeds=lambda: 9, snapshot_every=25)
     try:
         battles = 0
         for channel, players, agent in GAMES:

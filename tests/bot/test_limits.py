@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator, Awaitable, Callable
-from pathlib import Path
 
 import pytest
 
@@ -14,6 +13,7 @@ from bot.context import Caller, Place
 from bot.replies import Replies
 from bot.service import GameService
 from bot.storage import games as rows
+from bot.storage.backends import Target
 from engine.game.legal import to_act
 from tests.bot.agent import caller, open_game, play
 from tests.bot.conftest import SEED, StubRenderer
@@ -36,13 +36,13 @@ Opener = Callable[..., Awaitable[GameService]]
 
 
 @pytest.fixture
-async def limited(db_path: Path) -> AsyncIterator[Opener]:
+async def limited(db_target: Target) -> AsyncIterator[Opener]:
     """Opens the service over the test's database with the limits given (one at a time)."""
     opened: list[GameService] = []
 
     async def open_with(limits: Limits, clock: Clock | None = None) -> GameService:
         service = await GameService.open(
-            db_path,
+            db_target,
             renderer=StubRenderer(),
             seeds=lambda: SEED,
             limits=limits,

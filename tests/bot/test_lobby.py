@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import sqlite3
-
 from bot.context import Caller, Place
 from bot.replies import PictureKind
 from tests.bot.conftest import SEED
+from tests.bot.tampering import query
 
 HERE = Place(100, guild=9)
 ANN, BOB, CAT, DAN = (Caller(i, name) for i, name in enumerate(["Ann", "Bob", "Cat", "Dan"], 1))
@@ -16,7 +15,7 @@ async def say(service, caller, text, place=HERE):
     return await service.submit(place, caller, text)
 
 
-async def test_open_join_start(service, db_path):
+async def test_open_join_start(service, db_target):
     opened = await say(service, ANN, "new players 3 record_keeping")
     assert not opened.error
     assert "up to 3 players" in opened.public.text and "record keeping on" in opened.public.text
@@ -32,9 +31,9 @@ async def test_open_join_start(service, db_path):
     assert started.public.mention == (game.user_of(chooser),)
     assert f"Waiting for **{game.name_of(chooser)}** to choose a colour" in started.public.text
     assert game.settings.record_keeping and game.state.options.record_keeping
-    row = sqlite3.connect(db_path).execute("SELECT status, seed, guild FROM games").fetchone()
+    [row] = query(db_target, "SELECT status, seed, guild FROM games")
     assert row == ("active", SEED, 9)
-    snapshots = sqlite3.connect(db_path).execute("SELECT game, n FROM snapshots").fetchall()
+    snapshots = query(db_target, "SELECT game, n FROM snapshots")
     assert snapshots == [(game.id, 0)]
 
 

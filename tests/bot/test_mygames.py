@@ -165,11 +165,11 @@ async def test_a_lobby_waits_since_it_was_opened(service, clock):
     )
 
 
-async def test_since_is_the_action_that_handed_the_seat_its_decision(db_path, clock):
+async def test_since_is_the_action_that_handed_the_seat_its_decision(db_target, clock):
     """With a snapshot every 2 actions, a seat that keeps the decision over several actions
     makes the list read the log back across snapshots; at every step the moment it gives
     is the one a replay from the seed gives."""
-    service = await GameService.open(db_path, seeds=lambda: 7, snapshot_every=2)
+    service = await GameService.open(db_target, seeds=lambda: 7, snapshot_every=2)
     try:
         await opened(service, 30, ANN, BOB, CAT)
         rng = random.Random(3)
@@ -201,11 +201,11 @@ async def test_someone_without_a_game_is_told_how_to_open_one(service):
     assert await mygames(service, ANN) == NO_GAME  # nor those no longer open
 
 
-async def test_a_game_that_cannot_be_read_back_is_named_and_the_others_listed(service, db_path):
+async def test_a_game_that_cannot_be_read_back_is_named_and_the_others_listed(service, db_target):
     await opened(service, 50, ANN, BOB)
     await play_until(service, 50, lambda g: g.n >= 3)
     await opened(service, 51, BOB, ANN)
-    truncate_action(db_path, 1, 2)
+    truncate_action(db_target, 1, 2)
     service.forget()
     text = await mygames(service, ANN)
     assert "- Game #1 in <#50>: its record cannot be read back" in text

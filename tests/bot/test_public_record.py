@@ -13,7 +13,6 @@ import copy
 import gzip
 import json
 import re
-import sqlite3
 from pathlib import Path
 from typing import Any
 
@@ -25,8 +24,10 @@ from bot.records.check_record import check_record, rolls
 from bot.records.proof import commitment, commitment_holds
 from bot.records.public import FORMAT, NotARecord, read_record
 from bot.service import GameService
+from bot.storage.backends import Target
 from engine.version import ENGINE_VERSION
 from tests.bot.agent import caller, open_game, play, step
+from tests.bot.tampering import execute, query
 
 CHANNEL = 8
 GAMES = ((3_141_592_653_589_793_238, 2, 5), (2_718_281_828_459_045_235, 3, 11))
@@ -62,12 +63,8 @@ async def _finished(path: Path, seed: int, players: int, agent: int) -> dict[str
     return {"answers": refused_early, "replies": replies, "outbox": _outbox(path)}
 
 
-def _outbox(path: Path) -> list[str]:
-    connection = sqlite3.connect(path)
-    try:
-        return [row[0] for row in connection.execute("SELECT body FROM outbox ORDER BY id")]
-    finally:
-        connection.close()
+def _outbox(path: Target) -> list[str]:
+    return [row[0] for row in query(path, "SELECT body FROM outbox ORDER BY id")]
 
 
 _PLAYED: dict[tuple[int, int, int], dict[str, Any]] = {}
@@ -287,13 +284,10 @@ async def test_the_record_is_refused_before_the_end_and_given_after_a_cancel(ser
 
 
 async def test_a_game_started_before_commitments_reveals_its_seed_and_has_no_commitment(
-    service, db_path
+    service, db_target
 ):
     await open_game(service, CHANNEL, 2)
-    connection = sqlite3.connect(db_path)
-    with connection:
-        connection.execute("UPDATE games SET salt = NULL")
-    connection.close()
+    execute(db_target, "UPDATE games SET salt = NULL")
     service.forget()
     await play(service, CHANNEL, 5)
     given = await service.submit(Place(CHANNEL), caller(SPECTATOR, 0), "record")
@@ -301,5 +295,5 @@ async def test_a_game_started_before_commitments_reveals_its_seed_and_has_no_com
     assert document["dice"]["salt"] is None and document["dice"]["commitment"] is None
     verdict = check_record(document)
     assert verdict.ok and "no commitment was made (seed 42)" in verdict.text
-    bodies = _outbox(db_path)
+    bodies = _outbox(db_target)
     assert any("Dice revealed: seed 42. " in body for body in bodies)

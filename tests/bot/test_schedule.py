@@ -38,8 +38,10 @@ def clock() -> ManualClock:
 
 
 @pytest.fixture
-async def clocked(db_path, clock):
-    service = await GameService.open(db_path, seeds=lambda: 7, snapshot_every=25, wall_clock=clock)
+async def clocked(db_target, clock):
+    service = await GameService.open(
+        db_target, seeds=lambda: 7, snapshot_every=25, wall_clock=clock
+    )
     yield service
     await service.close()
 
@@ -441,12 +443,12 @@ async def test_a_paused_four_player_game_goes_to_its_end_and_never_wakes_the_sle
     assert len([o for k, _, o in done if k == "deadline"]) == pauses == len(notices)
 
 
-async def test_at_start_up_only_the_games_waiting_for_an_ai_seat_are_advanced(db_path, clock):
+async def test_at_start_up_only_the_games_waiting_for_an_ai_seat_are_advanced(db_target, clock):
     """A restart advances the games whose clock waits for an AI seat, and those with an AI
     seat and no clock yet (stored before clocks); a game with an AI seat that waits for a
     human is not among them (loading every game with an AI seat made a start-up with
     thousands of them take a minute)."""
-    paused = await GameService.open(db_path, seeds=lambda: 7, ai_limit=0, wall_clock=clock)
+    paused = await GameService.open(db_target, seeds=lambda: 7, ai_limit=0, wall_clock=clock)
     try:
         for channel, computer in [(61, True), (62, False), (63, True)]:
             place = Place(channel)
@@ -469,7 +471,7 @@ async def test_at_start_up_only_the_games_waiting_for_an_ai_seat_are_advanced(db
         before = {c: (await paused.game_in(c)).n for c in (61, 62, 63)}  # type: ignore[union-attr]
     finally:
         await paused.close()
-    service = await GameService.open(db_path, seeds=lambda: 7, wall_clock=clock)
+    service = await GameService.open(db_target, seeds=lambda: 7, wall_clock=clock)
     try:
         async with service.db.reading() as db:
             assert await rows.active_games_waiting_for_ai(db) == [(61, None), (63, None)]

@@ -76,23 +76,23 @@ async def test_only_seated_users_act(service):
         'split "x',
     ],
 )
-async def test_a_refused_command_changes_nothing(service, db_path, text):
+async def test_a_refused_command_changes_nothing(service, db_target, text):
     await to_split_phase(service)
-    before = dump(db_path)
+    before = dump(db_target)
     cached = await service.game_in(CHANNEL)
     replies = await as_actor(service, text)
     assert replies.error and replies.public is None and not replies.private
     assert replies.ephemeral.text
-    assert dump(db_path) == before
+    assert dump(db_target) == before
     assert await service.game_in(CHANNEL) is cached
 
 
 async def test_an_unexpected_error_is_logged_with_the_game_and_apologised(
-    service, db_path, monkeypatch, caplog
+    service, db_target, monkeypatch, caplog
 ):
     await to_split_phase(service)
     game = await service.game_in(CHANNEL)
-    before = dump(db_path)
+    before = dump(db_target)
 
     def broken(*args):
         raise RuntimeError("boom")
@@ -104,7 +104,7 @@ async def test_an_unexpected_error_is_logged_with_the_game_and_apologised(
     assert replies.fault  # only the apology is marked so
     record = next(r for r in caplog.records if r.name == "bot.service")
     assert f"game {game.id}" in record.getMessage() and record.exc_info is not None
-    assert dump(db_path) == before
+    assert dump(db_target) == before
     monkeypatch.undo()
     seat = to_act(game.state)
     split = next(x for x in legal_actions(game.state, seat) if isinstance(x, a.Split))

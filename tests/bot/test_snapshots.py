@@ -34,20 +34,20 @@ async def replayed(service):
         return game, await full_replay(db, game.row)
 
 
-async def test_every_snapshot_is_stored_with_its_checksum(service, db_path):
+async def test_every_snapshot_is_stored_with_its_checksum(service, db_target):
     await played(service, 21)
-    stored = query(db_path, "SELECT game, n, state, checksum FROM snapshots ORDER BY n")
+    stored = query(db_target, "SELECT game, n, state, checksum FROM snapshots ORDER BY n")
     assert [n for _, n, _, _ in stored] == [0, 10, 20]
     assert all(checksum == snapshot_checksum(g, n, s) for g, n, s, checksum in stored)
 
 
 async def test_an_altered_snapshot_is_ignored_with_a_warning_and_the_true_state_loads(
-    service, db_path, caplog
+    service, db_target, caplog
 ):
     await played(service, 25)
     truth = (await service.game_in(CHANNEL)).state
-    edit_snapshot(db_path, 1, 20, give_score(400))
-    [(altered,)] = query(db_path, "SELECT state FROM snapshots WHERE n = 20")
+    edit_snapshot(db_target, 1, 20, give_score(400))
+    [(altered,)] = query(db_target, "SELECT state FROM snapshots WHERE n = 20")
     assert decode_state(altered).players[0].score == 400 != truth.players[0].score
     service.forget()
     with caplog.at_level(logging.WARNING, logger="bot.storage.record"):
@@ -55,15 +55,15 @@ async def test_an_altered_snapshot_is_ignored_with_a_warning_and_the_true_state_
     assert game.state == truth == replay and game.n == 25
     [warning] = caplog.records
     assert "game 1: the snapshot after action 20 fails its checksum" in warning.getMessage()
-    assert query(db_path, "SELECT damaged FROM games") == [(None,)]  # the log is intact
+    assert query(db_target, "SELECT damaged FROM games") == [(None,)]  # the log is intact
     await step(service, CHANNEL, AGENT)  # and the game goes on
 
 
-async def test_several_altered_snapshots_fall_back_to_the_seed(service, db_path, caplog):
+async def test_several_altered_snapshots_fall_back_to_the_seed(service, db_target, caplog):
     await played(service, 23)
     truth = (await service.game_in(CHANNEL)).state
     for n in (0, 10, 20):
-        edit_snapshot(db_path, 1, n, give_score(400))
+        edit_snapshot(db_target, 1, n, give_score(400))
     service.forget()
     with caplog.at_level(logging.WARNING, logger="bot.storage.record"):
         game, replay = await replayed(service)
@@ -71,18 +71,20 @@ async def test_several_altered_snapshots_fall_back_to_the_seed(service, db_path,
     assert len(caplog.records) == 3
 
 
-async def test_snapshots_from_before_checksums_are_never_trusted(service, db_path, caplog):
+async def test_snapshots_from_before_checksums_are_never_trusted(service, db_target, caplog):
     await played(service, 25)
     truth = (await service.game_in(CHANNEL)).state
-    edit_snapshot(db_path, 1, 20, give_score(400))
-    execute(db_path, "UPDATE snapshots SET checksum = NULL")
+    edit_snapshot(db_target, 1, 20, give_score(400))
+    execute(db_target, "UPDATE snapshots SET checksum = NULL")
     service.forget()
     with caplog.at_level(logging.WARNING, logger="bot.storage.record"):
         game, _ = await replayed(service)
     assert game.state == truth and caplog.records == []  # quietly replayed from the seed
     for _ in range(5):
         await step(service, CHANNEL, AGENT)
-    [(n, state, checksum)] = query(db_path, "SELECT n, state, checksum FROM snapshots WHERE n > 25")
+    [(n, state, checksum)] = query(
+        db_target, "SELECT n, state, checksum FROM snapshots WHERE n > 25"
+    )
     assert n == 30 and checksum_holds(1, n, state, checksum)
 
 
@@ -136,13 +138,13 @@ async def test_migration_2_frees_the_channel_of_a_damaged_game(db_path):
 
 
 async def test_a_sound_snapshot_that_cannot_be_decoded_falls_back_to_an_earlier_one(
-    service, db_path, caplog
+    service, db_target, caplog
 ):
     await played(service, 25)
     truth = (await service.game_in(CHANNEL)).state
     unreadable = '{"written": "by another version"}'
     execute(
-        db_path,
+        db_target,
         "UPDATE snapshots SET state = ?, checksum = ? WHERE n = 20",
         unreadable,
         snapshot_checksum(1, 20, unreadable),

@@ -83,9 +83,9 @@ class Reader:
     ("policy", "channel", "standin"),
     [("ai", 61, False), ("pass", 62, False), ("ai", 63, True)],
 )
-async def test_nothing_the_clock_says_shows_hidden_contents(db_path, policy, channel, standin):
+async def test_nothing_the_clock_says_shows_hidden_contents(db_target, policy, channel, standin):
     clock = ManualClock(datetime(2026, 12, 1, 12, 0, tzinfo=UTC).timestamp())
-    service = await GameService.open(db_path, seeds=lambda: channel, wall_clock=clock)
+    service = await GameService.open(db_target, seeds=lambda: channel, wall_clock=clock)
     try:
         place = Place(channel)
         steps = [(0, f"new players {PLAYERS} deadline 2h timeout {policy}")]

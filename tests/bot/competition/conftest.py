@@ -9,7 +9,7 @@ import pytest
 
 from bot.schedule.clock import ManualClock
 from bot.service import GameService
-from bot.storage import Database
+from bot.storage.backends import open_database
 
 
 @pytest.fixture
@@ -18,8 +18,8 @@ def clock() -> ManualClock:
 
 
 @pytest.fixture
-async def service(db_path, clock):
-    database = await Database.open(db_path, synchronous="OFF")
+async def service(db_target, clock):
+    database = await open_database(db_target, synchronous="OFF")
     service = GameService(database, seeds=lambda: 11, wall_clock=clock)
     yield service
     await service.close()

@@ -6,9 +6,9 @@ from __future__ import annotations
 import itertools
 
 from bot.service import GameService
-from bot.storage import Database
 from bot.storage import games as rows
 from bot.storage import tournaments as store
+from bot.storage.backends import open_database
 from bot.storage.record import load_game
 from tests.bot.competition.test_heats import HERE, ORGANISER, play_out
 
@@ -33,9 +33,9 @@ async def play_stage(service: GameService, name: str, heat: int) -> list[store.T
     return tables
 
 
-async def test_an_eight_computer_bracket_runs_round_by_round_to_its_winner(db_path):
+async def test_an_eight_computer_bracket_runs_round_by_round_to_its_winner(db_target):
     seeds = itertools.count(200)
-    database = await Database.open(db_path, synchronous="OFF")
+    database = await open_database(db_target, synchronous="OFF")
     service = GameService(database, seeds=lambda: next(seeds))
     try:
         for text in ("tournament create Cup format bracket", "tournament add Cup ai 8"):
@@ -73,8 +73,8 @@ async def test_an_eight_computer_bracket_runs_round_by_round_to_its_winner(db_pa
         await service.close()
 
 
-async def test_a_bracket_of_five_gives_the_top_seeds_byes(db_path):
-    database = await Database.open(db_path, synchronous="OFF")
+async def test_a_bracket_of_five_gives_the_top_seeds_byes(db_target):
+    database = await open_database(db_target, synchronous="OFF")
     service = GameService(database, seeds=lambda: 5)
     try:
         for text in ("tournament create Cup format bracket", "tournament add Cup ai 5"):
@@ -92,9 +92,9 @@ async def test_a_bracket_of_five_gives_the_top_seeds_byes(db_path):
         await service.close()
 
 
-async def test_after_three_heats_advance_seats_a_final_then_declares_its_winner(db_path):
+async def test_after_three_heats_advance_seats_a_final_then_declares_its_winner(db_target):
     seeds = itertools.count(300)
-    database = await Database.open(db_path, synchronous="OFF")
+    database = await open_database(db_target, synchronous="OFF")
     service = GameService(database, seeds=lambda: next(seeds))
     try:
         for text in (

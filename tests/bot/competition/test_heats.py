@@ -19,9 +19,9 @@ from bot.context import Caller, Place
 from bot.records.check_record import check_record
 from bot.records.public import read_record
 from bot.service import GameService
-from bot.storage import Database
 from bot.storage import games as rows
 from bot.storage import tournaments as store
+from bot.storage.backends import open_database
 from bot.storage.record import load_game
 from bot.tournament.scoring import Scheme
 from bot.tournament.standings import HeatGame, StandingOptions, standings
@@ -59,9 +59,9 @@ async def check_archive(service: GameService, table) -> None:
     assert sum(r["advancing"] == "yes" for r in rows) == 4
 
 
-async def test_a_three_heat_tournament_of_computers_runs_to_its_standings(db_path):
+async def test_a_three_heat_tournament_of_computers_runs_to_its_standings(db_target):
     seeds = itertools.count(100)
-    database = await Database.open(db_path, synchronous="OFF")  # no fsync: many AI actions
+    database = await open_database(db_target, synchronous="OFF")  # no fsync: many AI actions
     service = GameService(database, seeds=lambda: next(seeds))
     try:
         for text in (
