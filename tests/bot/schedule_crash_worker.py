@@ -28,6 +28,7 @@ from bot.service import GameService
 from bot.storage import Status
 from bot.storage import due as items
 from bot.storage import games as rows
+from bot.storage.backends import as_target
 from engine.game.legal import to_act
 from tests.bot.agent import caller, step, user_id
 
@@ -64,20 +65,15 @@ DMS_CLOSED = (2, 0)
 """(channel, seat) of the sleeper whose DMs are closed (reminded in the channel)."""
 
 
-def clock_file(db: Path) -> Path:
-    return db.with_name(db.name + ".clock")
-
-
-def read_clock(db: Path) -> float:
+def read_clock(path: Path) -> float:
     try:
-        return float(clock_file(db).read_text())
+        return float(path.read_text())
     except FileNotFoundError:
         return START
 
 
-def write_clock(db: Path, moment: float) -> None:
+def write_clock(path: Path, moment: float) -> None:
     """Keep the clock's moment (written whole, then renamed: a kill leaves one or the other)."""
-    path = clock_file(db)
     temporary = path.with_name(path.name + ".tmp")
     temporary.write_text(repr(moment))
     os.replace(temporary, path)
@@ -124,10 +120,14 @@ async def deadlines_due(service: GameService, moment: float) -> int:
         return sum(item.kind == items.DEADLINE for item in await items.due_by(db, moment))
 
 
-async def main(path: str) -> None:
-    db = Path(path)
-    clock = ManualClock(read_clock(db))
-    service = await GameService.open(db, seeds=lambda: SEED, snapshot_every=5, wall_clock=clock)
+async def main(target: str, clock_path: str) -> None:
+    """Keep time for the games of the database at ``target`` (a SQLite file or a
+    PostgreSQL URL), the clock's moment kept in the file ``clock_path``."""
+    kept = Path(clock_path)
+    clock = ManualClock(read_clock(kept))
+    service = await GameService.open(
+        as_target(target), seeds=lambda: SEED, snapshot_every=5, wall_clock=clock
+    )
     for table in GAMES:
         await set_up(service, table)
     await preferences(service)
@@ -139,7 +139,7 @@ async def main(path: str) -> None:
         for table in GAMES:
             await answer(service, table)
         clock.advance(STEP)
-        write_clock(db, clock.now())
+        write_clock(kept, clock.now())
         print(f"due {await deadlines_due(service, clock.now())}", flush=True)
         handled = await scheduler.run_due()
         print(f"tick {clock.now():.0f} {handled}", flush=True)
@@ -148,4 +148,4 @@ async def main(path: str) -> None:
 
 
 if __name__ == "__main__":
-    asyncio.run(main(sys.argv[1]))
+    asyncio.run(main(sys.argv[1], sys.argv[2]))

@@ -4,25 +4,24 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
 import random
 import signal
-import sqlite3
 import subprocess
 import sys
 import time
 from pathlib import Path
 
-from bot.storage import Database
 from bot.storage import games as rows
+from bot.storage.backends import Target, is_postgres, open_database
 from bot.storage.record import full_replay, load_game
 from tests.bot.crash_worker import CHANNEL
+from tests.bot.tampering import query
 
 REPO = Path(__file__).resolve().parents[2]
 ROUNDS = 6
 
 
-def run_and_kill(db: Path, rng: random.Random) -> list[tuple[int, str]]:
+def run_and_kill(db: Target, rng: random.Random) -> list[tuple[int, str]]:
     """Start a worker, let it commit a random number of actions, SIGKILL it mid-stream."""
     worker = subprocess.Popen(
         [sys.executable, "-m", "tests.bot.crash_worker", str(db)],
@@ -52,20 +51,17 @@ def run_and_kill(db: Path, rng: random.Random) -> list[tuple[int, str]]:
     return acks
 
 
-async def check(db: Path, acked: dict[int, str]) -> int:
+async def check(db: Target, acked: dict[int, str]) -> int:
     """Every acknowledged action is stored as acknowledged; the game loads consistently."""
-    connection = sqlite3.connect(db)
-    try:
-        assert connection.execute("PRAGMA integrity_check").fetchone() == ("ok",)
-        stored = dict(connection.execute("SELECT n, action FROM actions").fetchall())
-        snapshots = [n for (n,) in connection.execute("SELECT n FROM snapshots")]
-    finally:
-        connection.close()
+    if not is_postgres(db):
+        assert query(db, "PRAGMA integrity_check") == [("ok",)]
+    stored = dict(query(db, "SELECT n, action FROM actions"))
+    snapshots = [n for (n,) in query(db, "SELECT n FROM snapshots")]
     assert sorted(stored) == list(range(1, len(stored) + 1)), "the log has no gap"
     assert all(stored[n] == action for n, action in acked.items())
     assert len(stored) - max(acked, default=0) <= 1, "at most the unacknowledged last one"
     assert all(n <= len(stored) for n in snapshots)
-    database = await Database.open(db)
+    database = await open_database(db)
     try:
         async with database.reading() as conn:
             row = await rows.game(conn, 1)
@@ -78,8 +74,8 @@ async def check(db: Path, acked: dict[int, str]) -> int:
     return len(stored)
 
 
-def test_sigkill_at_random_points_loses_nothing_acknowledged(tmp_path):
-    db = tmp_path / "crash.sqlite3"
+def test_sigkill_at_random_points_loses_nothing_acknowledged(db_target):
+    db = db_target
     rng = random.Random(2024)
     acked: dict[int, str] = {}
     stored = 0
@@ -88,4 +84,3 @@ def test_sigkill_at_random_points_loses_nothing_acknowledged(tmp_path):
             acked[n] = action
         stored = asyncio.run(check(db, acked))
     assert stored >= ROUNDS
-    assert os.path.exists(db)

@@ -20,7 +20,6 @@ import json
 import random
 import re
 import signal
-import sqlite3
 import subprocess
 import sys
 import time
@@ -35,14 +34,17 @@ from bot.schedule.decisions import decision_of
 from bot.schedule.scheduler import RETRY_AFTER, Scheduler
 from bot.schedule.timeouts import timeout_action
 from bot.service import GameService
-from bot.storage import Database, Status
+from bot.storage import Status
 from bot.storage import due as items
 from bot.storage import games as rows
+from bot.storage.backends import Target, is_postgres, open_database
+from bot.storage.connection import Backend
 from bot.storage.record import full_replay, initial_state, load_game, replay_entry
 from engine.game.actions import Action
 from engine.game.state import GameState
 from tests.bot.agent import caller
-from tests.bot.schedule_crash_worker import END, GAMES, HOUR, START, Table, clock_file
+from tests.bot.schedule_crash_worker import END, GAMES, HOUR, START, Table
+from tests.bot.tampering import query
 
 REPO = Path(__file__).resolve().parents[2]
 ROUNDS = 12
@@ -59,10 +61,10 @@ NOTICES = ("'s deadline passed: ", "⌛ The time limit of game #", "⌛ The agre
 EXPIRY = "the time limit"
 
 
-def run(db: Path, rng: random.Random | None) -> None:
+def run(db: Target, clock: Path, rng: random.Random | None) -> None:
     """Start a worker and kill it at a random moment (None: let it run to the end)."""
     worker = subprocess.Popen(
-        [sys.executable, "-m", "tests.bot.schedule_crash_worker", str(db)],
+        [sys.executable, "-m", "tests.bot.schedule_crash_worker", str(db), str(clock)],
         cwd=REPO,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
@@ -104,19 +106,16 @@ class Item:
         return self.outcome is not None and self.outcome.startswith(starts)
 
 
-def due_items(path: Path) -> dict[int, list[Item]]:
-    """Every due item (pending or finished), by game; the file passes its integrity check."""
-    connection = sqlite3.connect(path)
-    try:
-        assert connection.execute("PRAGMA integrity_check").fetchone() == ("ok",)
-        found: dict[int, list[Item]] = {}
-        for game, *item in connection.execute(
-            "SELECT game, kind, seat, decision, at, outcome FROM due ORDER BY id"
-        ):
-            found.setdefault(game, []).append(Item(*item))
-        return found
-    finally:
-        connection.close()
+def due_items(path: Target) -> dict[int, list[Item]]:
+    """Every due item (pending or finished), by game; a file passes its integrity check."""
+    if not is_postgres(path):
+        assert query(path, "PRAGMA integrity_check") == [("ok",)]
+    found: dict[int, list[Item]] = {}
+    for game, *item in query(
+        path, "SELECT game, kind, seat, decision, at, outcome FROM due ORDER BY id"
+    ):
+        found.setdefault(game, []).append(Item(*item))
+    return found
 
 
 @dataclass
@@ -135,7 +134,7 @@ class Story:
     """The actions the players gave themselves."""
 
 
-async def read_story(db: Database, game_id: int) -> Story:
+async def read_story(db: Backend, game_id: int) -> Story:
     """Replay ``game_id``'s whole log, noting the decision of each caused action; the game
     loads to the state the replay rebuilds."""
     story = Story()
@@ -191,7 +190,7 @@ def check_timeouts(story: Story, table: Table, found: list[Item]) -> set[str]:
     return {d for d in timed if d is not None}
 
 
-async def check_notices(db: Database, game_id: int, found: list[Item]) -> int:
+async def check_notices(db: Backend, game_id: int, found: list[Item]) -> int:
     """The outbox holds one reminder per reminder item marked sent (to its seat, naming
     its decision's deadline), one notice per timeout and per time-limit item done, and
     nothing more. The reminders."""
@@ -226,7 +225,7 @@ async def check_notices(db: Database, game_id: int, found: list[Item]) -> int:
     return sum(sent.values())
 
 
-async def check_waiting(db: Database, game_id: int, found: list[Item]) -> None:
+async def check_waiting(db: Backend, game_id: int, found: list[Item]) -> None:
     """A decision still waiting has its deadline pending, or its game paused for it; each
     seat's timeouts in a row are counted once each (the sleepers never answer)."""
     async with db.reading() as conn:
@@ -245,10 +244,10 @@ async def check_waiting(db: Database, game_id: int, found: list[Item]) -> None:
     assert lapses == dict(missed), "each timeout counted once"
 
 
-async def check(path: Path) -> tuple[int, int, int]:
+async def check(path: Target) -> tuple[int, int, int]:
     """Every check above, for every game; the timeouts, the reminders, the time limits."""
     found = due_items(path)
-    db = await Database.open(path)
+    db = await open_database(path)
     timeouts = reminders = limits = 0
     try:
         for table in GAMES:
@@ -265,19 +264,19 @@ async def check(path: Path) -> tuple[int, int, int]:
     return timeouts, reminders, limits
 
 
-def test_sigkill_while_deadlines_fall_due_applies_each_timeout_once(tmp_path):
-    db = tmp_path / "clocks.sqlite3"
+def test_sigkill_while_deadlines_fall_due_applies_each_timeout_once(db_target, tmp_path):
+    db, clock = db_target, tmp_path / "clock"
     rng = random.Random(12)
     for _ in range(ROUNDS):
-        run(db, rng)
-    run(db, None)  # to the end, unharmed
-    assert float(clock_file(db).read_text()) >= END
+        run(db, clock, rng)
+    run(db, clock, None)  # to the end, unharmed
+    assert float(clock.read_text()) >= END
     timeouts, reminders, limits = asyncio.run(check(db))
     assert timeouts >= 60 and reminders >= 60 and limits == 1
 
 
 async def test_a_timeout_cut_short_between_two_actions_is_finished_later_and_told_once(
-    tmp_path, monkeypatch
+    db_target, monkeypatch
 ):
     """The same in one process: the AI fails on the second action of a timed-out decision
     (as a crash would stop it there). The deadline stays pending, begun; tried again, it
@@ -295,7 +294,7 @@ async def test_a_timeout_cut_short_between_two_actions_is_finished_later_and_tol
 
     monkeypatch.setattr(runner, "timeout_action", cut_short)
     clock = ManualClock(START)
-    service = await GameService.open(tmp_path / "db.sqlite3", seeds=lambda: 7, wall_clock=clock)
+    service = await GameService.open(db_target, seeds=lambda: 7, wall_clock=clock)
     try:
         for seat, text in [(0, "new players 2 deadline 4h timeout ai"), (1, "join"), (0, "start")]:
             assert not (await service.submit(Place(1), caller(1, seat), text)).error
@@ -308,7 +307,7 @@ async def test_a_timeout_cut_short_between_two_actions_is_finished_later_and_tol
         assert begun.begun and begun.decision == chosen[-2]
         clock.advance(RETRY_AFTER)
         await scheduler.run_due()
-        found = due_items(tmp_path / "db.sqlite3")[1]
+        found = due_items(db_target)[1]
         story = await read_story(service.db, 1)
         table = Table(1, 2, "deadline 4h timeout ai", frozenset({0, 1}))
         assert begun.decision in check_timeouts(story, table, found)
