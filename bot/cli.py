@@ -4,7 +4,7 @@
 ``titanbot run`` and ``titanbot local [--players Ann,Bob] [--ai Hal|N] [--db PATH]
 [--seed N] [--out DIR]`` choose explicitly; ``titanbot demo [--players N] [--seed S]
 [--out DIR] [--max-turns T]`` plays a game between AI players; ``titanbot render-demo
-OUTDIR`` draws sample pictures; ``titanbot check-db [--db PATH]`` checks the stored games
+OUTDIR`` draws sample pictures; ``titanbot check-db [--db PATH|URL]`` checks the stored games
 (exit status 1 when something is wrong, 2 when the database cannot be checked); ``titanbot
 migrate --to postgresql://… [--db FILE]`` copies a SQLite database into an empty
 PostgreSQL one and checks the copy (exit status 1 when it differs, and nothing is kept; 2
@@ -76,7 +76,7 @@ def parser() -> argparse.ArgumentParser:
     ratings.add_argument(
         "--rebuild", action="store_true", help="rebuild every rating from the stored results"
     )
-    check = commands.add_parser("check-db", help="check the database file (changes nothing)")
+    check = commands.add_parser("check-db", help="check the database (changes nothing)")
     check.add_argument(
         "--db",
         type=as_target,
@@ -249,10 +249,11 @@ def check_db(path: Target) -> int:
     short summary when all is well); 0 all well, 1 problems found, 2 not checkable."""
     from bot.records.check import check_database
     from bot.storage import DatabaseInUse
+    from bot.storage.pg_catalog import Unreachable
 
     try:
-        report = asyncio.run(check_database(Path(path)))  # PostgreSQL: see check-db
-    except (FileNotFoundError, DatabaseInUse) as exc:
+        report = asyncio.run(check_database(path))
+    except (FileNotFoundError, DatabaseInUse, Unreachable) as exc:
         print(f"titanbot check-db: {exc}", file=sys.stderr)
         return 2
     for line in report.problems:

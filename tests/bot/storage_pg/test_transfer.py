@@ -136,6 +136,9 @@ async def test_a_finished_tournament_moves_to_postgresql_as_it_was(
     finally:
         await postgres.close()
         await sqlite.close()
+    status = await asyncio.to_thread(main, ["check-db", "--db", pg_dsn])
+    out, _ = capsys.readouterr()
+    assert status == 0 and out.endswith("all is well.\n"), out
     service = await GameService.open(pg_dsn)
     try:
         await open_game(service, 90, 2)  # a game and its news: fresh ids in games and outbox
