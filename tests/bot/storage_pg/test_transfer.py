@@ -5,6 +5,7 @@ copies it refuses to make or to keep."""
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import re
 import sqlite3
@@ -172,6 +173,19 @@ async def test_the_titanbot_command_migrates_and_refuses_a_second_time(
     assert second.stderr.startswith("titanbot migrate: postgresql://")
     assert "is not empty (rows in games, " in second.stderr
     assert "Traceback" not in second.stderr
+
+
+async def test_the_configured_file_is_migrated_and_a_configured_url_is_refused(
+    sqlite_file: Path, pg_dsn: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    config = tmp_path / "config.toml"
+    config.write_text(f"[storage]\ndatabase = {json.dumps(pg_dsn)}\n")
+    status = await asyncio.to_thread(main, ["--config", str(config), "migrate", "--to", pg_dsn])
+    assert status == 2 and "is not a SQLite file (--db)" in capsys.readouterr().err
+    config.write_text(f"[storage]\ndatabase = {json.dumps(str(sqlite_file))}\n")
+    status = await asyncio.to_thread(main, ["--config", str(config), "migrate", "--to", pg_dsn])
+    out, err = capsys.readouterr()
+    assert (status, err) == (0, "") and out.startswith("copied ")
 
 
 async def test_a_target_holding_rows_is_refused_and_left_as_it_was(
