@@ -115,7 +115,7 @@ async def sqlite_tables(db: aiosqlite.Connection) -> list[Table]:
 
 async def transfer(path: Path, dsn: str, *, batch: int = BATCH) -> Copied:
     """Copy the SQLite database at ``path`` into the empty PostgreSQL one at ``dsn``,
-    check the copy and commit it; raises :class:`Refused` (nothing written),
+    check the copy and commit it; raises :class:`Refused` (nothing written or kept),
     :class:`CopyDiffers` (rolled back), or what :meth:`Database.open_read_only` raises
     (``FileNotFoundError``, :class:`~bot.storage.lock.DatabaseInUse`)."""
     started = time.perf_counter()
@@ -130,6 +130,9 @@ async def transfer(path: Path, dsn: str, *, batch: int = BATCH) -> Copied:
                 raise Refused(str(exc)) from exc
             try:
                 copied = await _copy_all(source, target, tables, dsn, batch)
+            except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
+                # Not the copy's rows (those are CopyDiffers): the server, or the rights.
+                raise Refused(f"{shown(dsn)}: {exc}; nothing was kept") from exc
             finally:
                 await target.close()
     finally:

@@ -250,6 +250,22 @@ async def test_what_cannot_be_migrated_is_refused(
     assert err.startswith("titanbot migrate: cannot reach the database postgresql://ann:***@/db")
 
 
+async def test_a_target_the_user_may_not_write_is_refused(
+    sqlite_file: Path, pg_dsn: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A login without the right to create tables (PostgreSQL 15 gives none in ``public``)."""
+    connection = await asyncpg.connect(pg_dsn)
+    try:
+        await connection.execute("DROP ROLE IF EXISTS visitor; CREATE ROLE visitor LOGIN")
+    finally:
+        await connection.close()
+    visitor = pg_dsn.replace("//titan@", "//visitor@")
+    status, lines, err = await migrate(sqlite_file, visitor, capsys)
+    assert (status, lines) == (2, [])
+    assert err.startswith(f"titanbot migrate: {visitor}: permission denied for schema public")
+    assert err.endswith("; nothing was kept\n")
+
+
 async def test_a_log_whose_replay_diverges_is_not_kept(
     sqlite_file: Path, pg_dsn: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
