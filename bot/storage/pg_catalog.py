@@ -112,14 +112,13 @@ class ForeignKey:
     columns: tuple[str, ...]
     parent: str
     keys: tuple[str, ...]
-    validated: bool
 
 
 async def foreign_keys(connection: asyncpg.Connection) -> list[ForeignKey]:
     """Every foreign key of the schema's tables, by table and name."""
     rows = await connection.fetch(
         """
-        SELECT c.conname, t.relname, p.relname, c.convalidated,
+        SELECT c.conname, t.relname, p.relname,
                array(SELECT a.attname FROM unnest(c.conkey) WITH ORDINALITY AS k(n, i)
                      JOIN pg_attribute a ON a.attrelid = c.conrelid AND a.attnum = k.n
                      ORDER BY k.i),
@@ -133,10 +132,7 @@ async def foreign_keys(connection: asyncpg.Connection) -> list[ForeignKey]:
         ORDER BY t.relname, c.conname
         """
     )
-    return [
-        ForeignKey(str(r[0]), str(r[1]), tuple(r[4]), str(r[2]), tuple(r[5]), bool(r[3]))
-        for r in rows
-    ]
+    return [ForeignKey(str(r[0]), str(r[1]), tuple(r[3]), str(r[2]), tuple(r[4])) for r in rows]
 
 
 async def orphans(connection: asyncpg.Connection, key: ForeignKey) -> int:
