@@ -21,11 +21,14 @@ import pytest
 from bot.cli import main
 from bot.competition.ranking import server_ratings, tournament_standings
 from bot.service import GameService
-from bot.storage import Database
+from bot.storage import Database, transfer
 from bot.storage import games as rows
 from bot.storage import tournaments as store
+from bot.storage.migrations import MIGRATIONS
 from bot.storage.pg_catalog import quoted
 from bot.storage.pg_connection import PgDatabase
+from bot.storage.pg_dialect import POSTGRES_MIGRATIONS, translate
+from bot.storage.postgres import migrate_connection
 from bot.storage.record import encode_state, load_game
 from bot.storage.transfer import sqlite_tables
 from tests.bot.agent import open_game
@@ -147,6 +150,45 @@ async def test_a_finished_tournament_moves_to_postgresql_as_it_was(
         assert game is not None and game.id == max(games) + 1
     finally:
         await service.close()
+
+
+NEXT_MIGRATION = """
+    ALTER TABLE games ADD COLUMN revision INTEGER NOT NULL DEFAULT 0;
+    CREATE TABLE leases (
+        game  INTEGER PRIMARY KEY REFERENCES games (id) ON DELETE CASCADE,
+        owner TEXT    NOT NULL,
+        until REAL    NOT NULL
+    );
+"""
+"""A migration this program does not have yet: a column and a table it never heard of."""
+
+
+async def test_what_a_later_migration_adds_is_copied_too(
+    sqlite_file: Path, pg_dsn: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    later = (*MIGRATIONS, NEXT_MIGRATION)
+    database = await Database.open(sqlite_file, migrations=later)
+    try:
+        async with database.transaction() as db:
+            await db.execute("UPDATE games SET revision = id * 10")
+            await db.execute("INSERT INTO leases VALUES (3, 'shard 1', 12.5)")
+    finally:
+        await database.close()
+
+    async def migrate_later(connection: asyncpg.Connection) -> int:
+        pg_later = (*POSTGRES_MIGRATIONS, translate(NEXT_MIGRATION))
+        return await migrate_connection(connection, pg_later)
+
+    monkeypatch.setattr(transfer, "MIGRATIONS", later)
+    monkeypatch.setattr(transfer, "migrate_connection", migrate_later)
+    copied = await transfer.transfer(sqlite_file, pg_dsn)
+    order = list(copied.rows)
+    assert copied.rows["leases"] == 1 and order.index("leases") > order.index("games")
+    found = {name: (expected, got) for name, expected, got in await table_rows(sqlite_file, pg_dsn)}
+    assert found["leases"][1] == [(3, "shard 1", 12.5)]
+    assert {row[-1] for row in found["games"][1]} == {10, 20, 30, 40}  # revision, last column
+    for name, (expected, got) in found.items():
+        assert got == expected, name
 
 
 def titanbot(*args: str) -> subprocess.CompletedProcess[str]:
