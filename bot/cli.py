@@ -4,11 +4,13 @@
 ``titanbot run`` and ``titanbot local [--players Ann,Bob] [--ai Hal|N] [--db PATH]
 [--seed N] [--out DIR]`` choose explicitly; ``titanbot demo [--players N] [--seed S]
 [--out DIR] [--max-turns T]`` plays a game between AI players; ``titanbot render-demo
-OUTDIR`` draws sample pictures; ``titanbot check-db [--db PATH]`` checks the stored games
-(exit status 1 when something is wrong, 2 when the file cannot be checked); ``titanbot
-verify RECORD.json`` checks a finished game's public record (``.json`` or ``.json.gz``)
-against its commitment and a replay (exit status 1 at the first difference, 2 when the
-file cannot be read).
+OUTDIR`` draws sample pictures; ``titanbot check-db [--db PATH|URL]`` checks the stored games
+(exit status 1 when something is wrong, 2 when the database cannot be checked); ``titanbot
+migrate --to postgresql://… [--db FILE]`` copies a SQLite database into an empty
+PostgreSQL one and checks the copy (exit status 1 when it differs, and nothing is kept; 2
+when it cannot be made); ``titanbot verify RECORD.json`` checks a finished game's public
+record (``.json`` or ``.json.gz``) against its commitment and a replay (exit status 1 at
+the first difference, 2 when the file cannot be read).
 """
 
 from __future__ import annotations
@@ -74,12 +76,21 @@ def parser() -> argparse.ArgumentParser:
     ratings.add_argument(
         "--rebuild", action="store_true", help="rebuild every rating from the stored results"
     )
-    check = commands.add_parser("check-db", help="check the database file (changes nothing)")
+    check = commands.add_parser("check-db", help="check the database (changes nothing)")
     check.add_argument(
         "--db",
         type=as_target,
         default=None,
         help="SQLite file or postgresql:// URL (default: config)",
+    )
+    move = commands.add_parser(
+        "migrate", help="copy the SQLite database into an empty PostgreSQL one, checked"
+    )
+    move.add_argument(
+        "--to", required=True, type=as_target, help="the PostgreSQL database: postgresql://…"
+    )
+    move.add_argument(
+        "--db", type=as_target, default=None, help="the SQLite file (default: the config's)"
     )
     verify = commands.add_parser("verify", help="check a finished game's public record")
     verify.add_argument("record", type=Path, help="the record: RECORD.json or RECORD.json.gz")
@@ -154,6 +165,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return run_ratings(args.db or config.database, args.rebuild)
     if command == "check-db":
         return check_db(args.db or config.database)
+    if command == "migrate":
+        return run_migrate(args.db or config.database, args.to)
     if command == "verify":
         return verify_record(args.record)
     if command == "render-demo":
@@ -236,10 +249,11 @@ def check_db(path: Target) -> int:
     short summary when all is well); 0 all well, 1 problems found, 2 not checkable."""
     from bot.records.check import check_database
     from bot.storage import DatabaseInUse
+    from bot.storage.pg_catalog import Unreachable
 
     try:
-        report = asyncio.run(check_database(Path(path)))  # PostgreSQL: see check-db
-    except (FileNotFoundError, DatabaseInUse) as exc:
+        report = asyncio.run(check_database(path))
+    except (FileNotFoundError, DatabaseInUse, Unreachable) as exc:
         print(f"titanbot check-db: {exc}", file=sys.stderr)
         return 2
     for line in report.problems:
@@ -250,6 +264,32 @@ def check_db(path: Target) -> int:
         print(f"({note})")
     print(report.summary())
     return 0 if report.ok else 1
+
+
+def run_migrate(source: Target, target: Target) -> int:
+    """Copy the SQLite database ``source`` into the PostgreSQL one ``target`` and print
+    what was copied; 0 copied and checked, 1 the copy differed (rolled back), 2 not made."""
+    from bot.storage import DatabaseInUse
+    from bot.storage.backends import is_postgres, shown
+    from bot.storage.transfer import CopyDiffers, Refused, transfer
+
+    if is_postgres(source):
+        print(f"titanbot migrate: {shown(source)} is not a SQLite file (--db)", file=sys.stderr)
+        return 2
+    if not is_postgres(target):
+        print(f"titanbot migrate: {target} is not a postgresql:// URL (--to)", file=sys.stderr)
+        return 2
+    try:
+        copied = asyncio.run(transfer(Path(source), str(target)))
+    except (FileNotFoundError, DatabaseInUse, Refused) as exc:
+        print(f"titanbot migrate: {exc}", file=sys.stderr)
+        return 2
+    except CopyDiffers as exc:
+        print(f"titanbot migrate: {exc}; nothing was kept", file=sys.stderr)
+        return 1
+    for line in copied.lines():
+        print(line)
+    return 0
 
 
 def verify_record(path: Path) -> int:

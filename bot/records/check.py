@@ -8,6 +8,11 @@ running bot may be half-way through a command, and caches what it loaded) and no
 starts during the check. A file older than this program is checked through a migrated
 copy in a temporary folder; the file itself stays as it is.
 
+A PostgreSQL database (a ``postgresql://`` target) is checked in one read-only
+transaction: its schema version against this program's migrations, then its own
+guarantees (every sequence numbering new rows ahead of the ids stored, every foreign key
+finding its row, no constraint left unvalidated), then the same per-game checks as a file.
+
 A game found damaged and then aborted by an organiser is known damage: its problems are
 still listed (as "known") but do not fail the check.
 """
@@ -15,23 +20,35 @@ still listed (as "known") but do not fail the check.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import sqlite3
 import tempfile
 from collections import Counter
+from collections.abc import AsyncIterator
+from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Protocol
+
+import asyncpg
 
 from bot.records.verify import fetch_record, verify
 from bot.storage import Database, Status
 from bot.storage import games as rows
+from bot.storage import pg_catalog as catalog
+from bot.storage.backends import Target, is_postgres, shown
+from bot.storage.connection import Connection
 from bot.storage.migrations import MIGRATIONS
+from bot.storage.pg_connection import IDENTITY_TABLES, PgConnection
+from bot.storage.pg_dialect import POSTGRES_MIGRATIONS
+from bot.storage.postgres import schema_version
 
 
 @dataclass
 class CheckReport:
     """What the check found: one plain line per problem, and counts for the summary."""
 
-    path: Path
+    path: Target
     problems: list[str] = field(default_factory=list)
     known: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
@@ -48,7 +65,7 @@ class CheckReport:
         games = sum(self.statuses.values())
         kinds = ", ".join(f"{count} {status}" for status, count in sorted(self.statuses.items()))
         head = (
-            f"{self.path}: {games} game{'s' if games != 1 else ''}"
+            f"{shown(self.path)}: {games} game{'s' if games != 1 else ''}"
             + (f" ({kinds})" if kinds else "")
             + f", {self.actions} actions, {self.snapshots} snapshots"
         )
@@ -63,9 +80,13 @@ class CheckReport:
         return head + f": {count} problem{'s' if count != 1 else ''}."
 
 
-async def check_database(path: Path) -> CheckReport:
-    """Check the database at ``path``; raises ``FileNotFoundError`` without one and
-    :class:`~bot.storage.lock.DatabaseInUse` while another process has it."""
+async def check_database(target: Target) -> CheckReport:
+    """Check the database at ``target``; raises ``FileNotFoundError`` without a file,
+    :class:`~bot.storage.lock.DatabaseInUse` while another process has it, and
+    :class:`~bot.storage.pg_catalog.Unreachable` when PostgreSQL cannot be reached."""
+    if is_postgres(target):
+        return await check_postgres(str(target))
+    path = Path(target)
     report = CheckReport(path)
     database = await Database.open_read_only(path)
     try:
@@ -106,7 +127,86 @@ async def _check_sqlite(database: Database, report: CheckReport) -> None:
         report.problems.append(f"SQLite: {which} of {table} refers to a missing {parent} row")
 
 
-async def _check_games(database: Database, report: CheckReport) -> None:
+async def check_postgres(dsn: str) -> CheckReport:
+    """Check the PostgreSQL database at ``dsn`` (see the module), changing nothing."""
+    report = CheckReport(dsn)
+    connection = await catalog.connect(dsn)
+    try:
+        async with connection.transaction(isolation="repeatable_read", readonly=True):
+            version, current = await schema_version(connection), len(POSTGRES_MIGRATIONS)
+            if version != current:
+                report.problems.append(_version_problem(version, current))
+                return report
+            await _check_postgres_schema(connection, report)
+            await _check_games(_Savepoints(connection), report)
+    finally:
+        await connection.close()
+    return report
+
+
+def _version_problem(version: int, current: int) -> str:
+    if version == 0:
+        return (
+            f"PostgreSQL: the database is not migrated (version 0 of {current}): titanbot "
+            "migrates it when it first opens it, `titanbot migrate` when it copies a file in"
+        )
+    if version < current:
+        return (
+            f"PostgreSQL: the database is at version {version}, behind this program's "
+            f"{current}: titanbot migrates it when it next opens it; its games are checked then"
+        )
+    return (
+        f"PostgreSQL: the database is at version {version}, newer than this program "
+        f"({current}): upgrade titanbot to check it"
+    )
+
+
+async def _check_postgres_schema(connection: asyncpg.Connection, report: CheckReport) -> None:
+    """PostgreSQL's side of SQLite's integrity and foreign key checks."""
+    for identity in await catalog.identity_columns(connection):
+        if identity.table not in IDENTITY_TABLES:
+            continue  # ids always given (a user's is Discord's): the sequence is never used
+        top = await catalog.largest(connection, identity)
+        following = await catalog.next_value(connection, identity)
+        if top is not None and following <= top:
+            report.problems.append(
+                f"PostgreSQL: the sequence of {identity.table}.{identity.column} would give "
+                f"{following} next, but the largest stored is {top}: a new row would collide"
+            )
+    for key in await catalog.foreign_keys(connection):
+        count = await catalog.orphans(connection, key)
+        if count:
+            which = "a row" if count == 1 else f"{count} rows"
+            report.problems.append(
+                f"PostgreSQL: {which} of {key.table} refer{'s' if count == 1 else ''} "
+                f"to a missing {key.parent} row ({key.name})"
+            )
+    for table, name in await catalog.unvalidated(connection):
+        report.problems.append(
+            f"PostgreSQL: the constraint {name} of {table} was never checked against its rows"
+        )
+
+
+class Reader(Protocol):
+    """Where the games are read: a database, or the check's PostgreSQL transaction."""
+
+    def reading(self) -> AbstractAsyncContextManager[Connection]: ...
+
+
+class _Savepoints:
+    """Reads inside the check's read-only transaction, each game's in a savepoint of its
+    own: a game whose rows cannot be read leaves the others checkable."""
+
+    def __init__(self, connection: asyncpg.Connection) -> None:
+        self._connection = PgConnection(connection)
+
+    @contextlib.asynccontextmanager
+    async def reading(self) -> AsyncIterator[PgConnection]:
+        async with self._connection.raw.transaction():
+            yield self._connection
+
+
+async def _check_games(database: Reader, report: CheckReport) -> None:
     async with database.reading() as db:
         ids = await rows.game_ids(db)
     for game_id in ids:
@@ -115,7 +215,7 @@ async def _check_games(database: Database, report: CheckReport) -> None:
                 row = await rows.game(db, game_id)
                 assert row is not None
                 record = await fetch_record(db, row)
-        except sqlite3.DatabaseError as exc:
+        except (sqlite3.DatabaseError, asyncpg.PostgresError) as exc:
             report.problems.append(f"game #{game_id}: its rows cannot be read ({exc})")
             continue
         verification = await asyncio.to_thread(verify, record)
