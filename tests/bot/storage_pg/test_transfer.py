@@ -153,8 +153,8 @@ async def test_a_finished_tournament_moves_to_postgresql_as_it_was(
 
 
 NEXT_MIGRATION = """
-    ALTER TABLE games ADD COLUMN revision INTEGER NOT NULL DEFAULT 0;
-    CREATE TABLE leases (
+    ALTER TABLE games ADD COLUMN later INTEGER NOT NULL DEFAULT 0;
+    CREATE TABLE claims (
         game  INTEGER PRIMARY KEY REFERENCES games (id) ON DELETE CASCADE,
         owner TEXT    NOT NULL,
         until REAL    NOT NULL
@@ -170,8 +170,8 @@ async def test_what_a_later_migration_adds_is_copied_too(
     database = await Database.open(sqlite_file, migrations=later)
     try:
         async with database.transaction() as db:
-            await db.execute("UPDATE games SET revision = id * 10")
-            await db.execute("INSERT INTO leases VALUES (3, 'shard 1', 12.5)")
+            await db.execute("UPDATE games SET later = id * 10")
+            await db.execute("INSERT INTO claims VALUES (3, 'shard 1', 12.5)")
     finally:
         await database.close()
 
@@ -183,10 +183,10 @@ async def test_what_a_later_migration_adds_is_copied_too(
     monkeypatch.setattr(transfer, "migrate_connection", migrate_later)
     copied = await transfer.transfer(sqlite_file, pg_dsn)
     order = list(copied.rows)
-    assert copied.rows["leases"] == 1 and order.index("leases") > order.index("games")
+    assert copied.rows["claims"] == 1 and order.index("claims") > order.index("games")
     found = {name: (expected, got) for name, expected, got in await table_rows(sqlite_file, pg_dsn)}
-    assert found["leases"][1] == [(3, "shard 1", 12.5)]
-    assert {row[-1] for row in found["games"][1]} == {10, 20, 30, 40}  # revision, last column
+    assert found["claims"][1] == [(3, "shard 1", 12.5)]
+    assert {row[-1] for row in found["games"][1]} == {10, 20, 30, 40}  # later, last column
     for name, (expected, got) in found.items():
         assert got == expected, name
 
