@@ -713,10 +713,12 @@ class GameService:
         """
         game = self._cache.get(channel)
         if game is not None and self.db.shared and not await self._current(game):
-            self._cache.pop(channel, None)  # another process changed it
+            if self._cache.get(channel) is game:  # another process changed it
+                del self._cache[channel]
             game = None
         if game is not None:
-            self._cache.move_to_end(channel)
+            if channel in self._cache:  # (the check above may have let others run)
+                self._cache.move_to_end(channel)
             return game
         try:
             game = await load_open_game(self.db, channel)

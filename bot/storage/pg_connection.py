@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import itertools
 import re
 from collections.abc import AsyncIterator, Generator, Iterable, Mapping, Sequence
 from types import TracebackType
@@ -208,11 +209,21 @@ class PgUnit:
     def __init__(self, connection: PgConnection) -> None:
         self.connection = connection
 
+    _names = itertools.count(1)
+
     @contextlib.asynccontextmanager
     async def transaction(self) -> AsyncIterator[PgConnection]:
-        # Nested in the unit's transaction, asyncpg's transaction is a savepoint.
-        async with self.connection.raw.transaction():
+        name = f"part{next(self._names)}"
+        raw = self.connection.raw
+        await raw.execute(f"SAVEPOINT {name}")
+        try:
             yield self.connection
+        except BaseException:
+            with contextlib.suppress(asyncpg.PostgresError, asyncpg.InterfaceError):
+                await raw.execute(f"ROLLBACK TO SAVEPOINT {name}")
+                await raw.execute(f"RELEASE SAVEPOINT {name}")
+            raise
+        await raw.execute(f"RELEASE SAVEPOINT {name}")
 
     @contextlib.asynccontextmanager
     async def reading(self) -> AsyncIterator[PgConnection]:
@@ -244,8 +255,16 @@ class PgDatabase:
     @contextlib.asynccontextmanager
     async def transaction(self) -> AsyncIterator[PgConnection]:
         """``BEGIN`` … ``COMMIT`` (``ROLLBACK`` when the block raises)."""
-        async with self._lock, self._connection.raw.transaction():
-            yield self._connection
+        async with self._lock:
+            await self._left_open()
+            raw = self._connection.raw
+            await raw.execute("BEGIN")
+            try:
+                yield self._connection
+                await raw.execute("COMMIT")
+            except BaseException:
+                await self._rollback()
+                raise
 
     @contextlib.asynccontextmanager
     async def unit(self) -> AsyncIterator[PgUnit]:
@@ -256,8 +275,22 @@ class PgDatabase:
     @contextlib.asynccontextmanager
     async def reading(self) -> AsyncIterator[PgConnection]:
         """A consistent read: one read-only repeatable-read transaction."""
-        async with (
-            self._lock,
-            self._connection.raw.transaction(isolation="repeatable_read", readonly=True),
-        ):
-            yield self._connection
+        async with self._lock:
+            await self._left_open()
+            await self._connection.raw.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
+            try:
+                yield self._connection
+            finally:
+                await self._rollback()
+
+    async def _rollback(self) -> None:
+        """Undo the open transaction, if it is still open (a failed COMMIT ends it)."""
+        if self._connection.raw.is_in_transaction():
+            with contextlib.suppress(asyncpg.PostgresError, asyncpg.InterfaceError):
+                await self._connection.raw.execute("ROLLBACK")
+
+    async def _left_open(self) -> None:
+        """End a transaction a cancelled task left open (its rollback was cancelled too):
+        under the lock nobody else uses the connection, so any open one is left over."""
+        if self._connection.raw.is_in_transaction():
+            await self._connection.raw.execute("ROLLBACK")
