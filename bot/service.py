@@ -68,6 +68,8 @@ from bot.storage import due, tournaments
 from bot.storage import games as rows
 from bot.storage.backends import Target, open_database
 from bot.storage.connection import Backend, Connection, Store, WorkUnit
+from bot.storage.errors import LostRace
+from bot.storage.leases import new_holder
 from bot.storage.record import (
     NO_CLOCK,
     DamagedLog,
@@ -86,6 +88,12 @@ log = logging.getLogger(__name__)
 SNAPSHOT_EVERY = 50
 CACHE_SIZE = 512
 AI_LIMIT = 1000
+RACES = 3
+"""Tries of a command whose game another writer changes first (a shared database)."""
+BUSY = (
+    "This game was changed elsewhere at the same moment, again and again: nothing was done. "
+    "Please try again."
+)
 """AI actions one command may set off (a safety cap: whole AI turns fit many times)."""
 #: Called with the game after each AI action is stored (progress bars, benchmarks).
 Observer = Callable[[Game], None]
@@ -133,6 +141,8 @@ class GameService:
         timing: Timing = NO_CLOCK,
     ) -> None:
         self.db = db
+        self.holder = new_holder()
+        """This process's name in the claims and leases of a shared database."""
         self.limits = limits
         self.ai_limit = ai_limit
         self.on_ai_action = on_ai_action
@@ -178,7 +188,9 @@ class GameService:
     async def deliver_with(self, transport: Transport, **options: Any) -> Deliverer:
         """Say what the outbox holds through ``transport`` from now on, starting with what
         was left waiting (a crash, a restart)."""
-        self.deliverer = Deliverer(self.db, transport, draw=self._draw, **options)
+        self.deliverer = Deliverer(
+            self.db, transport, draw=self._draw, holder=self.holder, **options
+        )
         await self.deliverer.start()
         return self.deliverer
 
@@ -290,21 +302,46 @@ class GameService:
             return replies
         async with self.lock(place.channel):
             try:
-                game = await self._prepare(place.channel, command, expect)
-                caller = await self._with_standins(caller, game)
-                if stores(command):
-                    run = partial(self._dispatch, command=command, game=game)
-                    replies = await self._stored(place, caller, run, game, reply_to, note)
-                    if isinstance(command, Command) and command.verb == "tournament":
-                        self.tables.wake()  # a heat seated: its tables open
-                else:
-                    ctx = self._context(place, caller)
-                    replies = await self._dispatch(ctx, command=command, game=game)
+                replies = await self._racing(
+                    place.channel,
+                    partial(self._run, place, caller, command, expect, reply_to, note),
+                )
             except TitanError as exc:
                 return Replies.refusal(str(exc))
             except Exception:
                 return self._apology(place, command)
             return await self._ai_after(place, replies, self.ai_limit)
+
+    async def _run(
+        self,
+        place: Place,
+        caller: Caller,
+        command: Command | Action,
+        expect: Version | None,
+        reply_to: str | None,
+        note: str | None,
+    ) -> Replies:
+        """One try at a command (see :meth:`execute`), under the channel's lock."""
+        game = await self._prepare(place.channel, command, expect)
+        caller = await self._with_standins(caller, game)
+        if not stores(command):
+            return await self._dispatch(self._context(place, caller), command=command, game=game)
+        run = partial(self._dispatch, command=command)
+        replies = await self._stored(place, caller, run, game, reply_to, note)
+        if isinstance(command, Command) and command.verb == "tournament":
+            self.tables.wake()  # a heat seated: its tables open
+        return replies
+
+    async def _racing(self, channel: int, attempt: Callable[[], Awaitable[Replies]]) -> Replies:
+        """``attempt``, tried again (the game reloaded) while another writer changes the
+        channel's game first (another process, on a shared database); then refused."""
+        for _ in range(RACES):
+            try:
+                return await attempt()
+            except LostRace as lost:
+                self._cache.pop(channel, None)
+                log.info("channel %s: %s; trying again", channel, lost)
+        return Replies.refusal(BUSY)
 
     async def _with_standins(self, caller: Caller, game: Game | None) -> Caller:
         """The caller, knowing whom they stand in for when they have no seat of their own
@@ -351,33 +388,45 @@ class GameService:
         the channel's game."""
         async with self.lock(place.channel):
             try:
-                game = await self._prepare(place.channel, None, None)
-                run = partial(work, game=game)
-                replies = await self._stored(place, caller, run, game, reply_to)
+                replies = await self._racing(
+                    place.channel, partial(self._changed, place, caller, work, reply_to)
+                )
             except TitanError as exc:
                 return Replies.refusal(str(exc))
             except Exception:
                 return self._apology(place, "organiser tool")
             return await self._ai_after(place, replies, self.ai_limit)
 
+    async def _changed(
+        self, place: Place, caller: Caller, work: Work, reply_to: str | None
+    ) -> Replies:
+        """One try at an organiser's tool (see :meth:`change`)."""
+        game = await self._prepare(place.channel, None, None)
+        return await self._stored(place, caller, work, game, reply_to)
+
     async def _stored(
         self,
         place: Place,
         caller: Caller,
-        run: Callable[[Context], Awaitable[Replies]],
+        run: Callable[..., Awaitable[Replies]],
         game: Game | None,
         reply_to: str | None,
         note: str | None = None,
     ) -> Replies:
         """Run a command that changes something: the change and what it must tell are one
-        transaction (a unit); the deliverer is woken once it is committed."""
+        transaction (a unit); the deliverer is woken once it is committed. ``run`` gets
+        the context and ``game=`` the channel's game, taken for the unit (its revision
+        claimed: :class:`LostRace` when another writer changed it since it was loaded)."""
         channel = place.channel
         cached = self._cache.get(channel)
         try:
             async with self.db.unit() as unit:
+                if game is not None:
+                    revision = await rows.claim(unit.connection, game.id, game.row.revision)
+                    game = replace(game, row=replace(game.row, revision=revision))
                 if not caller.on_behalf:  # their own command: they may have opened DMs
                     await rows.reopen_dms(unit.connection, caller.user)
-                replies = await run(self._context(place, caller, unit))
+                replies = await run(self._context(place, caller, unit), game=game)
                 if note is not None and replies.public is not None:
                     text = f"{note}\n{replies.public.text}"
                     replies = replace(replies, public=replace(replies.public, text=text))
@@ -400,7 +449,11 @@ class GameService:
         """Queue in the outbox what ``replies`` tell, the board's choices on the news (the
         decision the game now waits for); the replies, marked stored."""
         channel = place.channel
-        now = self._cache.get(channel) or await load_open_game(unit, channel)
+        now = self._cache.get(channel)
+        if now is not None and now.row.revision != await rows.revision(unit.connection, now.id):
+            now = None  # changed by the unit in a way the cached game does not show
+        if now is None:
+            now = await load_open_game(unit, channel)
         if now is not None:
             self._remember(channel, now)
         if now is not None:
@@ -457,6 +510,7 @@ class GameService:
         the first legal action is played instead, as for the AI)."""
         channel = place.channel
         chain: list[Replies] = []
+        races = 0
         game = await self.game_in(channel)
         while game is not None and len(chain) < (1 if once else self.ai_limit):
             decided = decision_of(game.state)
@@ -481,6 +535,12 @@ class GameService:
                         await done(unit.connection)
                     self._remember(channel, game)
                     replies = await self._told(unit, place, caller, replies, None, game)
+            except LostRace as lost:  # another process moved the game on: look again
+                self._cache.pop(channel, None)
+                races += 1
+                log.info("game %s: playing for seat %s %s", game.id, seat, lost)
+                game = await self.game_in(channel) if races < RACES else None
+                continue
             except Exception:
                 self._cache.pop(channel, None)
                 log.exception("game %s: playing for seat %s failed", game.id, seat)
@@ -549,6 +609,7 @@ class GameService:
         """
         channel = place.channel
         chain: list[Replies] = []
+        races = 0
         try:
             game = await self.game_in(channel) if limit > 0 else None
         except Exception:
@@ -568,6 +629,12 @@ class GameService:
                     )
                     self._remember(channel, game)
                     replies = await self._told(unit, place, ai, replies, None, game)
+            except LostRace as lost:  # another process moved the game on: go on from there
+                self._cache.pop(channel, None)
+                races += 1
+                log.info("game %s: the AI of seat %s %s", game.id, seat, lost)
+                game = await self.game_in(channel) if races < RACES else None
+                continue
             except Exception:
                 self._cache.pop(channel, None)
                 log.exception("game %s: the AI of seat %s failed", game.id, seat)
@@ -645,6 +712,9 @@ class GameService:
         log) and is not open any more: None, and :meth:`damage_notice_in` explains it.
         """
         game = self._cache.get(channel)
+        if game is not None and self.db.shared and not await self._current(game):
+            self._cache.pop(channel, None)  # another process changed it
+            game = None
         if game is not None:
             self._cache.move_to_end(channel)
             return game
@@ -657,6 +727,11 @@ class GameService:
             return None
         self._remember(channel, game)
         return game
+
+    async def _current(self, game: Game) -> bool:
+        """Whether the cached ``game`` is still as stored (its revision unchanged)."""
+        async with self.db.reading() as db:
+            return await rows.revision(db, game.id) == game.row.revision
 
     async def _mark_damaged(self, channel: int, damage: DamagedLog) -> None:
         assert damage.row is not None

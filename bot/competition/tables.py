@@ -29,7 +29,7 @@ from bot.context import Caller, Context, Place
 from bot.handlers.lobby import start
 from bot.outbox.transport import Refused, Retry
 from bot.replies import Message, Replies
-from bot.storage import SeatRow, Status
+from bot.storage import SeatRow, Status, leases
 from bot.storage import games as rows
 from bot.storage import tournaments as store
 from bot.storage.record import Game, Settings, TableRef
@@ -45,6 +45,9 @@ TOURNAMENT = Caller(0, "titanbot", organiser=True, on_behalf=True)
 TABLE_CHANNELS = 8_000_000_000
 """Where the channel numbers of tables opened without a transport (tests, tools) start."""
 MOST_RETRIES = 8
+TABLES_LEASE = 300.0
+"""Seconds a process keeps the right to open tables without renewing it (opening one
+table waits out Discord's pace, which may take a minute)."""
 REPORT_EVERY = 1.0
 """Seconds between two reports of a heat's tables opening (the last one always goes)."""
 
@@ -94,11 +97,35 @@ class TableOpener:
                 return
 
     async def open_all(self) -> int:
-        """Open the tables waiting to be; how many were opened."""
+        """Open the tables waiting to be; how many were opened. On a shared database one
+        process at a time opens tables (it holds their lease; the others leave them)."""
+        if not await self._hold():
+            return 0
+        try:
+            return await self._open_waiting()
+        finally:
+            await self._let_go()
+
+    async def _hold(self) -> bool:
+        if not self.service.db.shared:
+            return True
+        async with self.service.db.transaction() as db:
+            return await leases.take(
+                db, leases.TABLES, self.service.holder, time.time(), TABLES_LEASE
+            )
+
+    async def _let_go(self) -> None:
+        if self.service.db.shared:
+            async with self.service.db.transaction() as db:
+                await leases.give_up(db, leases.TABLES, self.service.holder)
+
+    async def _open_waiting(self) -> int:
         async with self.service.db.reading() as db:
             waiting = await store.opening_tables(db)
         opened = 0
         for tournament_id, table in waiting:
+            if not await self._hold():  # renewed table by table; lost: another took over
+                return opened
             await self._report(tournament_id, table.heat, first=True)
             try:
                 opened += await self._open(tournament_id, table)

@@ -9,6 +9,13 @@ recorded (and the command's caller told, when the channel could not be told at a
 DMs respect the player: none while they are turned off, and after a refusal none for a
 day (or until the player gives a command: they may have opened them); the first refusal
 is said in the channel, without revealing anything. On start every waiting row goes out.
+
+On a shared database every process delivers: a channel's news go out through the process
+that holds the channel's lease (:mod:`bot.storage.leases`), taken before its waiting rows
+are read and renewed with each message, so they go out once and in order. A process that
+finds the lease held by another looks again a moment later (the holder may stop before
+its rows), and every :data:`SWEEP` seconds each process wakes the channels with rows
+waiting and nobody delivering them (a process died).
 """
 
 from __future__ import annotations
@@ -25,6 +32,7 @@ from bot.outbox.posting import BATTLE, GAME, Posted, post
 from bot.outbox.transport import DmsClosed, Expired, Refused, Retry, Transport
 from bot.replies import BattleStage, Message, Picture
 from bot.storage import games as users
+from bot.storage import leases
 from bot.storage import outbox as rows
 from bot.storage.connection import Backend
 from bot.storage.outbox import OutboxRow
@@ -37,6 +45,12 @@ MAX_CONTENT = 2000
 """Characters in one message (Discord's limit), pings included."""
 BACKOFF = (1.0, 2.0, 5.0, 10.0, 30.0, 60.0)
 """Seconds between attempts after each failure that may pass (the last one repeats)."""
+LEASE = 120.0
+"""Seconds a process keeps a channel's lease without renewing it."""
+LEASE_RETRY = 1.0
+"""Seconds before a channel whose lease another process holds is looked at again."""
+SWEEP = 15.0
+"""Seconds between two looks for news nobody is delivering (a shared database)."""
 DM_RETRY = timedelta(days=1)
 """How long a player whose DMs were refused gets none (unless they give a command)."""
 DMS_CLOSED = (
@@ -65,8 +79,12 @@ class Deliverer:
         sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
         now: Callable[[], datetime] = utc_now,
         backoff: Sequence[float] = BACKOFF,
+        holder: str = "",
     ) -> None:
         self.db = db
+        self.holder = holder
+        """This process's name in the channels' leases (a shared database)."""
+        self._sweeper: asyncio.Task[None] | None = None
         self.transport = transport
         self._draw = draw
         self._sleep = sleep
@@ -93,6 +111,21 @@ class Deliverer:
             channels = await rows.channels_waiting(db)
         for channel in channels:
             self.wake(channel)
+        if self.db.shared and self._sweeper is None:
+            self._sweeper = asyncio.create_task(self._sweep(), name=f"{WORKER_NAME}sweep")
+
+    async def _sweep(self) -> None:
+        """Wake, now and then, the channels whose news nobody delivers (shared database)."""
+        while True:
+            await asyncio.sleep(SWEEP)
+            try:
+                async with self.db.reading() as db:
+                    channels = await rows.channels_unheld(db, self._now().timestamp())
+            except Exception:
+                log.exception("looking for news nobody delivers failed")
+                continue
+            for channel in channels:
+                self.wake(channel)
 
     async def idle(self) -> None:
         """Wait until nothing is being delivered (tests, shutdown)."""
@@ -102,19 +135,31 @@ class Deliverer:
     async def close(self) -> None:
         """Stop delivering; what is waiting stays in the outbox for the next start."""
         self._closed = True
-        for worker in self._workers.values():
-            worker.cancel()
-        await asyncio.gather(*self._workers.values(), return_exceptions=True)
+        tasks = [*self._workers.values(), *([self._sweeper] if self._sweeper else [])]
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
         self._workers.clear()
+        self._sweeper = None
+        if self.db.shared:  # another process may take the channels over at once
+            async with self.db.transaction() as db:
+                await leases.give_up_all(db, self.holder)
 
     async def _drain(self, channel: int) -> None:
         while True:
             self._woken.discard(channel)
+            if not await self._hold(channel):  # another process delivers the channel
+                async with self.db.reading() as db:
+                    if not await rows.waiting(db, channel):
+                        return
+                await self._sleep(LEASE_RETRY)
+                continue
             async with self.db.reading() as db:
                 waiting = await rows.waiting(db, channel)
             if not waiting:
                 if channel in self._woken:
                     continue
+                await self._let_go(channel)
                 return
             try:
                 await self._deliver(channel, batch_of(waiting))
@@ -123,6 +168,19 @@ class Deliverer:
             except Exception:  # a bug must not stop the channel's news for good
                 log.exception("delivering channel %s's outbox failed", channel)
                 await self._sleep(self._backoff[-1])
+
+    async def _hold(self, channel: int) -> bool:
+        """Take or renew the channel's lease (always held on a database of one process)."""
+        if not self.db.shared:
+            return True
+        async with self.db.transaction() as db:
+            name = leases.outbox_lease(channel)
+            return await leases.take(db, name, self.holder, self._now().timestamp(), LEASE)
+
+    async def _let_go(self, channel: int) -> None:
+        if self.db.shared:
+            async with self.db.transaction() as db:
+                await leases.give_up(db, leases.outbox_lease(channel), self.holder)
 
     # --- one message -----------------------------------------------------------------------
     async def _deliver(self, channel: int, batch: list[OutboxRow]) -> None:

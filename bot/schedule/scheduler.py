@@ -4,6 +4,12 @@ due, in order, then sleeps again; a change that schedules something wakes it.
 At start-up it first acts on everything that fell due while the bot was down, and lets
 every game waiting for an AI seat go on. An item whose handling fails is tried again a
 few minutes later (logged), so one broken game never stalls the others.
+
+Every process on a shared database runs its own scheduler: an item is acted on by the one
+that claims it (for :data:`CLAIM` seconds, time enough to act), and another takes it over
+if that one dies before it is done. Such a scheduler also looks again every :data:`POLL`
+seconds, for what other processes scheduled and for work a dead one left: its claims, the
+tables of a heat it was opening.
 """
 
 from __future__ import annotations
@@ -26,6 +32,10 @@ log = logging.getLogger(__name__)
 RETRY_AFTER = 300.0
 """Seconds before an item whose handling failed is tried again."""
 BATCH = 100
+CLAIM = 120.0
+"""Seconds a process has a due item to itself once it claimed it."""
+POLL = 15.0
+"""Seconds between two looks at a shared database when nothing is due sooner."""
 
 
 class Scheduler:
@@ -75,7 +85,7 @@ class Scheduler:
         seen: set[int] = set()
         while True:
             async with self.service.db.reading() as db:
-                due = await items.due_by(db, self.clock.now(), BATCH)
+                due = await items.due_by(db, self.clock.now(), BATCH, self.service.holder)
             if not due:
                 return done
             for item in due:
@@ -84,6 +94,8 @@ class Scheduler:
                     await self._postpone(item)
                     continue
                 seen.add(item.id)
+                if not await self._claim(item):
+                    continue  # another process has it
                 try:
                     outcome = await self.runner.run(item)
                     log.info("due %s #%s of game %s: %s", item.kind, item.id, item.game, outcome)
@@ -92,6 +104,10 @@ class Scheduler:
                     await self._postpone(item)
                 done += 1
                 self.handled += 1
+
+    async def _claim(self, item: items.DueItem) -> bool:
+        async with self.service.db.transaction() as db:
+            return await items.claim(db, item.id, self.service.holder, self.clock.now(), CLAIM)
 
     async def _postpone(self, item: items.DueItem) -> None:
         async with self.service.db.transaction() as db:
@@ -103,8 +119,11 @@ class Scheduler:
             try:
                 await self.run_due()
                 async with self.service.db.reading() as db:
-                    moment = await items.next_at(db)
+                    moment = await items.next_at(db, self.service.holder)
             except Exception:
                 log.exception("the scheduler failed; it goes on in a minute")
                 moment = self.clock.now() + 60
+            if self.service.db.shared:  # other processes schedule too, and may die
+                self.service.tables.wake()
+                moment = min(moment, self.clock.now() + POLL) if moment else self.clock.now() + POLL
             await self.clock.sleep_until(moment, self._woken)

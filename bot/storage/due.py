@@ -2,6 +2,8 @@
 and users' reminder preferences (see :mod:`bot.schedule`).
 
 Times are seconds since the epoch, from the scheduler's clock (tests inject their own).
+A due item is acted on by the process that claims it (:func:`claim`); another process
+leaves it alone until the claim runs out (the claimer died), then may take it over.
 """
 
 from __future__ import annotations
@@ -103,20 +105,41 @@ async def forget(db: Connection, game: int) -> None:
     await db.execute("DELETE FROM due WHERE game = ? AND done_at IS NULL", (game,))
 
 
-async def next_at(db: Connection) -> float | None:
-    """When the earliest pending item falls due (None: nothing is pending)."""
-    async with db.execute("SELECT MIN(at) FROM due WHERE done_at IS NULL") as cursor:
+async def next_at(db: Connection, holder: str = "") -> float | None:
+    """When the earliest pending item falls due for ``holder`` (None: nothing is
+    pending): an item another process claimed falls due when its claim runs out."""
+    async with db.execute(
+        "SELECT MIN(CASE WHEN claimed_by <> ? AND claimed_until > at THEN claimed_until"
+        " ELSE at END) FROM due WHERE done_at IS NULL",
+        (holder,),
+    ) as cursor:
         row = await cursor.fetchone()
     return float(row[0]) if row and row[0] is not None else None
 
 
-async def due_by(db: Connection, moment: float, limit: int = 100) -> list[DueItem]:
-    """The pending items due at ``moment`` or before, earliest first."""
+async def due_by(
+    db: Connection, moment: float, limit: int = 100, holder: str = ""
+) -> list[DueItem]:
+    """The pending items due at ``moment`` or before, earliest first, but those another
+    process than ``holder`` has claimed until later."""
     async with db.execute(
-        f"SELECT {_ITEM} FROM due WHERE done_at IS NULL AND at <= ? ORDER BY at, id LIMIT ?",
-        (moment, limit),
+        f"SELECT {_ITEM} FROM due WHERE done_at IS NULL AND at <= ?"
+        " AND (claimed_until IS NULL OR claimed_until < ? OR claimed_by = ?)"
+        " ORDER BY at, id LIMIT ?",
+        (moment, moment, holder, limit),
     ) as cursor:
         return [_item(r) async for r in cursor]
+
+
+async def claim(db: Connection, item: int, holder: str, now: float, seconds: float) -> bool:
+    """Claim ``item`` for ``holder`` until ``now + seconds``: whether it has it (no other
+    process claimed it, or that claim ran out; and it is still pending)."""
+    async with db.execute(
+        "UPDATE due SET claimed_by = ?, claimed_until = ? WHERE id = ? AND done_at IS NULL"
+        " AND (claimed_until IS NULL OR claimed_until < ? OR claimed_by = ?)",
+        (holder, now + seconds, item, now, holder),
+    ) as cursor:
+        return cursor.rowcount == 1
 
 
 async def pending(db: Connection, game: int) -> list[DueItem]:
@@ -142,7 +165,12 @@ async def begin(db: Connection, item: int) -> None:
 
 
 async def postpone(db: Connection, item: int, at: float) -> None:
-    await db.execute("UPDATE due SET at = ? WHERE id = ? AND done_at IS NULL", (at, item))
+    """Put ``item`` off until ``at``, unclaimed (any process may act on it then)."""
+    await db.execute(
+        "UPDATE due SET at = ?, claimed_by = NULL, claimed_until = NULL"
+        " WHERE id = ? AND done_at IS NULL",
+        (at, item),
+    )
 
 
 PAUSED = 1e11

@@ -15,6 +15,7 @@ from typing import Any
 
 from bot.storage.checksum import snapshot_checksum
 from bot.storage.connection import Connection
+from bot.storage.errors import LostRace
 
 
 class Status(Enum):
@@ -48,6 +49,9 @@ class GameRow:
     updated_at: str
     damaged: str | None = None
     salt: str | None = None
+    revision: int = 0
+    """Bumped by every change to the game: a change made from an older one is refused
+    (:class:`~bot.storage.errors.LostRace`), and a cached game older than it reloaded."""
 
 
 @dataclass(frozen=True)
@@ -99,12 +103,14 @@ def now() -> str:
     return datetime.now(UTC).isoformat(timespec="milliseconds")
 
 
-_GAME_COLUMNS = "id, channel, guild, status, settings, seed, created_at, updated_at, damaged, salt"
+_GAME_COLUMNS = (
+    "id, channel, guild, status, settings, seed, created_at, updated_at, damaged, salt, revision"
+)
 _OPEN = "status IN ('lobby', 'active')"
 
 
 def _game(row: Iterable[Any]) -> GameRow:
-    id_, channel, guild, status, settings, seed, created, updated, damaged, salt = row
+    id_, channel, guild, status, settings, seed, created, updated, damaged, salt, revision = row
     try:
         decoded = json.loads(settings)
     except (TypeError, ValueError):
@@ -112,8 +118,9 @@ def _game(row: Iterable[Any]) -> GameRow:
     if not isinstance(decoded, dict):
         decoded = {}
     return GameRow(
-        id_, channel, guild, Status(status), decoded, seed, created, updated, damaged, salt
-    )
+        id_, channel, guild, Status(status), decoded, seed, created, updated, damaged, salt,
+        revision,
+    )  # fmt: skip
 
 
 async def open_game(db: Connection, channel: int) -> GameRow | None:
@@ -204,15 +211,21 @@ async def update_game(
     seed: int | None = None,
     salt: str | None = None,
     settings: dict[str, Any] | None = None,
-) -> None:
-    """Set the status (and seed, salt or settings when given); bump ``updated_at``.
+    expect: int | None = None,
+) -> int:
+    """Set the status (and seed, salt or settings when given); bump ``updated_at`` and
+    the revision; the new revision.
 
-    The salt's column is named only when one is given (a game's start), so that the other
-    changes still run on a file older than migration 6 (the migration tests write one)."""
+    With ``expect``, only if the game is still at that revision: else (another writer
+    changed it first) :class:`~bot.storage.errors.LostRace`. On a shared database the
+    update holds the game's row until the transaction ends, so writers of one game take
+    turns."""
     salted = " salt = ?," if salt is not None else ""
-    await db.execute(
+    expected = " AND revision = ?" if expect is not None else ""
+    async with db.execute(
         "UPDATE games SET status = ?, updated_at = ?, seed = coalesce(?, seed),"
-        f"{salted} settings = coalesce(?, settings) WHERE id = ?",
+        f"{salted} settings = coalesce(?, settings), revision = revision + 1"
+        f" WHERE id = ?{expected} RETURNING revision",
         (
             status.value,
             now(),
@@ -220,8 +233,34 @@ async def update_game(
             *((salt,) if salt is not None else ()),
             json.dumps(settings, sort_keys=True) if settings is not None else None,
             game_id,
+            *((expect,) if expect is not None else ()),
         ),
-    )
+    ) as cursor:
+        row = await cursor.fetchone()
+    if row is None:
+        raise LostRace(f"game {game_id} changed since revision {expect}")
+    return int(row[0])
+
+
+async def claim(db: Connection, game_id: int, revision: int) -> int:
+    """Take ``game`` for the change of the current transaction, made from ``revision``:
+    the new revision, or :class:`~bot.storage.errors.LostRace` when another writer
+    changed it first (see :func:`update_game`)."""
+    async with db.execute(
+        "UPDATE games SET revision = revision + 1 WHERE id = ? AND revision = ? RETURNING revision",
+        (game_id, revision),
+    ) as cursor:
+        row = await cursor.fetchone()
+    if row is None:
+        raise LostRace(f"game {game_id} changed since revision {revision}")
+    return int(row[0])
+
+
+async def revision(db: Connection, game_id: int) -> int | None:
+    """The game's revision now (None: no such game)."""
+    async with db.execute("SELECT revision FROM games WHERE id = ?", (game_id,)) as cursor:
+        row = await cursor.fetchone()
+    return int(row[0]) if row else None
 
 
 async def seats(db: Connection, game_id: int) -> list[SeatRow]:

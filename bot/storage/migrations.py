@@ -253,4 +253,19 @@ MIGRATIONS: tuple[str, ...] = (
     """
     ALTER TABLE tables ADD COLUMN paused_at REAL;
     """,
+    # 10: several processes on one database (PostgreSQL). Each change to a game bumps its
+    # revision, and a change made from an older revision is refused (the writer reloads
+    # and tries again), so cached games are checked by it; a due item is claimed by one
+    # process until ``claimed_until``; a lease (a channel's outbox, a heat's opening) is
+    # held by one process until ``until`` and taken over after it, when that process died.
+    """
+    ALTER TABLE games ADD COLUMN revision INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE due ADD COLUMN claimed_by TEXT;
+    ALTER TABLE due ADD COLUMN claimed_until REAL;
+    CREATE TABLE leases (
+        name   TEXT    PRIMARY KEY,
+        holder TEXT    NOT NULL,
+        until  REAL    NOT NULL
+    ) WITHOUT ROWID;
+    """,
 )

@@ -91,6 +91,18 @@ async def channels_waiting(db: Connection) -> list[int]:
         return [int(r[0]) async for r in cursor]
 
 
+async def channels_unheld(db: Connection, now: float) -> list[int]:
+    """Every channel with undelivered rows whose lease nobody holds at ``now`` (see
+    :mod:`bot.storage.leases`): news a process that died left unsaid."""
+    async with db.execute(
+        "SELECT DISTINCT channel FROM outbox WHERE delivered_at IS NULL AND NOT EXISTS ("
+        "SELECT 1 FROM leases WHERE leases.name = 'outbox:' || outbox.channel"
+        " AND leases.until >= ?) ORDER BY channel",
+        (now,),
+    ) as cursor:
+        return [int(r[0]) async for r in cursor]
+
+
 async def delivered(db: Connection, ids: Iterable[int], outcome: str) -> None:
     """Mark rows delivered (``outcome`` says how: sent, sent as text, given up: why)."""
     stamp = now()

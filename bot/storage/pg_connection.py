@@ -34,6 +34,8 @@ from typing import Any
 
 import asyncpg
 
+from bot.storage.errors import LostRace
+
 IDENTITY_TABLES = frozenset({"games", "outbox", "due", "tournaments", "tournament_log"})
 """Tables whose ``id`` the database numbers (SQLite's rowid alias), so an insert returns it."""
 
@@ -168,14 +170,35 @@ class PgConnection:
 
     async def _execute(self, sql: str, parameters: tuple[Any, ...]) -> PgCursor:
         translated = translate(sql)
-        statement = await self.raw.prepare(translated)
-        rows = await statement.fetch(*parameters)
+        with _races():
+            statement = await self.raw.prepare(translated)
+            rows = await statement.fetch(*parameters)
         return PgCursor(rows, statement.get_statusmsg(), translated.endswith(" RETURNING id"))
 
     async def executemany(self, sql: str, parameters: Iterable[Iterable[Any]]) -> None:
         rows = [tuple(p) for p in parameters]
         if rows:
-            await self.raw.executemany(translate(sql).removesuffix(" RETURNING id"), rows)
+            with _races():
+                await self.raw.executemany(translate(sql).removesuffix(" RETURNING id"), rows)
+
+
+# What PostgreSQL says when two transactions of different processes collide: a row
+# inserted twice (the same action number, a second open game in one channel), a cycle
+# of waits broken, a serialization given up. The transaction is lost whole.
+_COLLISIONS = (
+    asyncpg.UniqueViolationError,
+    asyncpg.DeadlockDetectedError,
+    asyncpg.SerializationError,
+)
+
+
+@contextlib.contextmanager
+def _races() -> Generator[None, None, None]:
+    """Raise a collision with another transaction as :class:`LostRace`."""
+    try:
+        yield
+    except _COLLISIONS as collision:
+        raise LostRace(str(collision)) from collision
 
 
 class PgUnit:

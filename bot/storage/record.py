@@ -425,11 +425,14 @@ async def store_action(
     n = game.n + 1
     turn = game.state.turn.number if game.state is not None else None
     action_text = json.dumps(action_to_json(action))
+    status = Status.OVER if after.result is not None else Status.ACTIVE
+    # First the game's row, from the revision the action was chosen at: a writer that
+    # got there first makes this one lose the race (LostRace) before anything is logged.
+    revision = await rows.update_game(db, game.id, status, expect=game.row.revision)
     await rows.append_action(
         db, game.id, n, seat, action_text, events_to_json(events), turn=turn, cause=cause
     )
     if snapshot_every > 0 and n % snapshot_every == 0:
         await rows.save_snapshot(db, game.id, n, encode_state(after))
-    status = Status.OVER if after.result is not None else Status.ACTIVE
-    await rows.update_game(db, game.id, status)
-    return replace(game, row=replace(game.row, status=status), state=after, n=n)
+    row = replace(game.row, status=status, revision=revision)
+    return replace(game, row=row, state=after, n=n)

@@ -7,7 +7,7 @@ import json
 import sqlite3
 
 from bot.context import Caller, Place
-from bot.storage import Database, SeatRow, Status
+from bot.storage import Database, SeatRow
 from bot.storage import games as rows
 from bot.storage.eventlog import events_to_json
 from bot.storage.migrations import MIGRATIONS
@@ -57,7 +57,9 @@ async def store_unnumbered(conn, channel: int, game: LongGame) -> int:
     """``game`` as the first two migrations store it: its actions without a turn."""
     game_id = await rows.create_game(conn, channel, None, {"host": 1})
     await rows.set_seats(conn, game_id, [SeatRow(0, 1, "Ann"), SeatRow(1, 2, "Bob")])
-    await rows.update_game(conn, game_id, Status.ACTIVE, seed=game.seed)
+    await conn.execute(  # the columns of version 2 (update_game writes later ones)
+        "UPDATE games SET status = 'active', seed = ? WHERE id = ?", (game.seed, game_id)
+    )
     await conn.executemany(
         "INSERT INTO actions (game, n, seat, action, events, created_at)"
         " VALUES (?, ?, ?, ?, ?, '')",

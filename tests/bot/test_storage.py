@@ -25,8 +25,8 @@ async def test_a_new_database_is_migrated_in_wal_with_foreign_keys(db_path):
             ) as cursor:
                 tables = [row[0] async for row in cursor]
         assert tables == [
-            "actions", "clocks", "due", "entrants", "games", "lapses", "outbox", "places",
-            "ratings", "results", "seats", "snapshots", "tables", "tournament_log",
+            "actions", "clocks", "due", "entrants", "games", "lapses", "leases", "outbox",
+            "places", "ratings", "results", "seats", "snapshots", "tables", "tournament_log",
             "tournaments", "users",
         ]  # fmt: skip
     finally:
