@@ -225,16 +225,12 @@ def told_once(fake: FakeDiscord) -> list[str]:
     return twice
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="needs the outbox's cross-process claims: today a process starting up sends every "
-    "row left waiting, also one another process is sending (post titan-2 sent 2 times)",
-)
 async def test_a_process_starting_leaves_alone_what_another_is_telling(
     fake, pg_dsn, games, tmp_path
 ):
     """Shard 0's process is telling a new game's news (the post is on its way) when shard
-    1's process starts and reads the rows left waiting: the news is told once."""
+    1's process starts and reads the rows left waiting: the news is told once (the
+    channel's outbox is delivered by the process holding its lease)."""
     mine = await fake.add_guild("Shard Zero Club", shard=(0, 2))
     bots: list[BotProcess] = []
     async with running(bots):
