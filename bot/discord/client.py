@@ -30,6 +30,8 @@ from bot.service import GameService, random_seed
 
 log = logging.getLogger(__name__)
 
+SHARDING_REQUIRED = 4011
+"""Discord's close code for a connection that would carry too many servers."""
 NAME_AGAIN_AFTER = (5.0, 30.0, 120.0, 600.0)
 """Seconds after which a process that does not sync asks again for the ids of commands
 not registered when it started (the process of shard 0 may have started after it)."""
@@ -191,6 +193,12 @@ def run_bot(config: Config) -> int:
         log.error("Discord refused the token: check TITANBOT_TOKEN or discord.token")
         return 1
     except discord.ConnectionClosed as exc:
+        if exc.code == SHARDING_REQUIRED:
+            log.error(
+                "Discord requires more shards (code 4011: at most 2,500 servers a shard): "
+                "raise discord.shard_count (TITANBOT_SHARD_COUNT), or leave it unset"
+            )
+            return 1
         log.error("Discord closed the connection for good (code %s)", exc.code)
         return 1
     except KeyboardInterrupt:
