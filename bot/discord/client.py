@@ -147,7 +147,11 @@ class TitanBot(TitanHost):
         unnamed: list[str] = []
         for pause in self.name_again_after:
             await asyncio.sleep(pause)
-            unnamed = await self._name_registered()
+            try:
+                unnamed = await self._name_registered()
+            except Exception:  # Discord out of reach a while: the next try may do
+                log.exception("asking Discord for the commands' ids failed")
+                continue
             if not unnamed:
                 log.info("the commands are registered now: named by their ids")
                 return
