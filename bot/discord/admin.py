@@ -37,7 +37,14 @@ class Admin(commands.Cog):
     @commands.command(name="sync")
     @commands.is_owner()
     async def sync(self, ctx: commands.Context[TitanBot]) -> None:
-        """Register the slash commands with Discord now, changed or not."""
+        """Register the slash commands with Discord now, changed or not (from the process
+        that runs shard 0 only: it alone syncs)."""
+        if not self.bot.syncs_commands:
+            here = self.bot.shards_text()
+            await ctx.reply(
+                f"Commands are synced by the process that runs shard 0; this one runs {here}."
+            )
+            return
         synced = await self.bot.sync(force=True)
         await ctx.reply(f"Synced {synced.count or 0} commands ({self.bot.sync_scope}).")
 

@@ -1,8 +1,8 @@
 """The bot as its commands see it: the configuration and the game service.
 
-:class:`TitanHost` is the ``commands.Bot`` base that command groups, buttons and the
-error handler reach through ``interaction.client``; :mod:`bot.discord.client` adds the
-start-up. Keeping it apart lets those modules import it without an import cycle.
+:class:`TitanHost` is the bot base that command groups, buttons and the error handler
+reach through ``interaction.client``; :mod:`bot.discord.client` adds the start-up. Keeping
+it apart lets those modules import it without an import cycle.
 """
 
 from __future__ import annotations
@@ -20,12 +20,25 @@ from bot.pictures import Renderer
 from bot.service import GameService
 
 
-class TitanHost(commands.Bot):
-    """A Discord bot hosting TITAN games through one :class:`GameService`."""
+class TitanHost(commands.AutoShardedBot):
+    """A Discord bot hosting TITAN games through one :class:`GameService`.
+
+    Always an :class:`~discord.ext.commands.AutoShardedBot`, on the shards the
+    configuration names: ``shard_count`` in all, this process running ``shard_ids`` of
+    them (the other processes the rest). With neither set, the bot asks Discord how many
+    shards it should have (``GET /gateway/bot``: one for a bot in fewer than about 1,000
+    servers) and runs them all in this one process, so a single process is a bot of one
+    connection, as a plain ``commands.Bot`` would be, and it keeps connecting once it has
+    grown past 2,500 servers, where Discord closes an unsharded connection (4011,
+    sharding required) and a ``commands.Bot`` could not start. One class either way:
+    commands, buttons and the error handler see the same client.
+    """
 
     def __init__(self, config: Config, *, renderer: Renderer | None = None, **options: Any) -> None:
         options.setdefault("intents", discord.Intents.default())
         options.setdefault("allowed_mentions", discord.AllowedMentions.none())
+        options.setdefault("shard_count", config.shard_count)
+        options.setdefault("shard_ids", list(config.shard_ids) if config.shard_ids else None)
         super().__init__(command_prefix=commands.when_mentioned, help_command=None, **options)
         self.config = config
         self.renderer = renderer

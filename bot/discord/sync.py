@@ -8,6 +8,11 @@ needs (``</turn move:ID>``; an older file without ids: they are fetched once). W
 development guild configured the commands go to that guild only (instant updates) and
 never also globally, which would show every command twice.
 
+A bot of several processes (each running some of its shards) syncs from one process only;
+the others name the commands by the ids that one got (:func:`registered_ids`): from the
+file when it records this very tree (the processes share a folder), else as Discord lists
+the registered commands.
+
 Discord refuses a whole sync when one command breaks one of its limits (error 50035) and
 keeps the commands registered before; :func:`problems` checks every limit first, so such a
 tree is never sent and the log says what is wrong.
@@ -63,6 +68,11 @@ def sync_file(database: Target) -> Path:
         return Path("titanbot.commands.json")
     database = Path(database)
     return database.with_name(database.name + ".commands.json")
+
+
+def scope_key(application: int, guild: discord.Object | None) -> str:
+    """The file's key for the commands of ``application`` in a scope."""
+    return f"{application}:{guild.id if guild is not None else 'global'}"
 
 
 def payload(tree: app_commands.CommandTree[Any], guild: discord.Object | None) -> list[Any]:
@@ -164,7 +174,7 @@ async def sync_commands(
     broken = problems(payload(tree, guild))
     if broken:
         raise OverLimits("; ".join(broken))
-    key = f"{application}:{guild.id if guild is not None else 'global'}"
+    key = scope_key(application, guild)
     digest = fingerprint(tree, guild)
     known = _load(path)
     last, ids = _record(known.get(key))
@@ -181,6 +191,22 @@ async def sync_commands(
     _save(path, known)
     log.info("synced %d commands for %s", len(synced), key)
     return Synced(len(synced), ids)
+
+
+async def registered_ids(
+    tree: app_commands.CommandTree[Any],
+    application: int,
+    guild: discord.Object | None,
+    path: Path,
+) -> dict[str, int]:
+    """The ids of ``tree``'s commands for ``guild`` (None: global) as another process
+    synced them, without syncing or writing anything: from the file at ``path`` when it
+    records this very tree, else asked of Discord (none for a command not registered
+    yet, or when Discord cannot tell)."""
+    last, ids = _record(_load(path).get(scope_key(application, guild)))
+    if ids and last == fingerprint(tree, guild):
+        return ids
+    return await _fetch_ids(tree, guild)
 
 
 async def _fetch_ids(

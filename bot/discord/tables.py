@@ -13,7 +13,9 @@ name in that channel) is the table's, as when the bot stopped after making it bu
 its caller kept the id; its overwrites (members) are then set right. What the bot lacks
 is said before anything is asked of Discord: Discord lets a bot allow or deny in an
 overwrite only what it has in the server itself, and making channels needs *Manage
-Channels* (changing a channel's overwrites *Manage Roles*).
+Channels* (changing a channel's overwrites *Manage Roles*). The server need not be in
+this process's cache (its shard may be another process's): its roles and the bot's
+member are then asked of Discord.
 """
 
 from __future__ import annotations
@@ -117,15 +119,34 @@ async def _asked(what: str, request: Any) -> Any:
         raise Refused(f"Discord refused {what} ({exc.code}: {exc.text})") from exc
 
 
+async def server_permissions(bot: discord.Client, guild: int) -> discord.Permissions:
+    """What the bot may do in server ``guild``: from the cache when the server is there,
+    else from its roles and the bot's member as Discord gives them. Raises
+    :class:`Refused` when the bot is not in that server."""
+    if bot.user is None:
+        raise Refused("the bot has not logged in")
+    here = bot.get_guild(guild)
+    if here is not None:
+        return here.me.guild_permissions
+    try:
+        fetched: discord.Guild = await guarded(bot.fetch_guild(guild, with_counts=False))
+        me: discord.Member = await guarded(fetched.fetch_member(bot.user.id))
+    except (discord.NotFound, discord.Forbidden) as exc:
+        raise Refused(f"the bot is not in server {guild} ({exc.code}: {exc.text})") from exc
+    except discord.HTTPException as exc:
+        raise Refused(f"Discord refused server {guild} ({exc.code}: {exc.text})") from exc
+    return me.guild_permissions
+
+
 async def table_channel(
     bot: discord.Client, guild: int, category: str, name: str, players: Sequence[int]
 ) -> int:
     """The id of the table's text channel ``name`` in the category ``category`` (both
     made when missing), its overwrites set right."""
-    here = bot.get_guild(guild)
-    if here is None or bot.user is None:
-        raise Refused(f"the bot is not in server {guild}")
-    lacking = missing(here.me.guild_permissions, TABLE_CHANNELS)
+    have = await server_permissions(bot, guild)
+    if bot.user is None:
+        raise Refused("the bot has not logged in")
+    lacking = missing(have, TABLE_CHANNELS)
     if lacking:
         raise Refused(f"the bot lacks {permission_names(lacking)} in this server")
     channel, folder = table_name(name), category.strip()[:MAX_NAME]
@@ -149,7 +170,7 @@ async def table_channel(
         )
         return int(opened["id"])
     if not _same(found.get("permission_overwrites") or [], wanted):
-        if missing(here.me.guild_permissions, discord.Permissions(manage_roles=True)):
+        if missing(have, discord.Permissions(manage_roles=True)):
             reason = f"#{channel} exists with other permissions, and the bot lacks Manage Roles"
             raise Refused(f"{reason} to set them right")
         await _asked(

@@ -10,6 +10,12 @@ private news by DM. A DM refused with 50007 means the user accepts none; other r
 are not that. Failures that may pass (a 5xx, a timeout, a rate limit discord.py did not
 absorb) are retried by the deliverer. A tournament table's channel or private thread is
 opened here too (:mod:`bot.discord.tables`).
+
+Any process of a sharded bot may deliver for any channel, also one whose server is on a
+shard another process runs, so nothing here needs the channel or its server in this
+process's cache: a channel not there is addressed by its id (a partial messageable), a
+thread is started by id, and what the bot may do there is what the last interaction
+from there said, or else what Discord answers.
 """
 
 from __future__ import annotations
@@ -176,17 +182,18 @@ class DiscordTransport:
         for needed in THREADING:
             if not self._may(channel, target, needed):
                 raise Refused(f"the bot lacks {needed.replace('_', ' ')} here")
-        partial = target.get_partial_message(message_id)
-        try:
+        try:  # by id: discord.py's Message.create_thread needs the server in the cache
             thread = await guarded(
-                partial.create_thread(name=name[:100], auto_archive_duration=10080)
+                self.bot.http.start_thread_with_message(
+                    channel, message_id, name=name[:100], auto_archive_duration=10080
+                )
             )
         except discord.HTTPException as exc:
             if exc.code == THREAD_EXISTS:  # made before a restart: it has the message's id
                 return message_id
             raise Refused(f"Discord refused the thread ({exc.code}: {exc.text})") from exc
-        self._parents[thread.id] = channel
-        return int(thread.id)
+        self._parents[int(thread["id"])] = channel
+        return int(thread["id"])
 
     async def close_thread(self, thread: int) -> None:
         try:

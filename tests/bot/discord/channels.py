@@ -85,11 +85,16 @@ def channel_json(fake: FakeDiscord, channel: Channel) -> dict[str, Any]:
             auto_archive=channel.auto_archive,
             invitable=channel.invitable,
             members=len(channel.members),
+            guild=channel.guild,
         )
     if channel.overwrites is not None:  # made through the API: as it was asked for
         overwrites, category = channel.overwrites, channel.category
-        return p.guild_channel(channel.id, channel.kind, channel.name, overwrites, category)
-    return p.text_channel(channel.id, channel.name, channel.permissions, fake.role_permissions)
+        return p.guild_channel(
+            channel.id, channel.kind, channel.name, overwrites, category, channel.guild
+        )
+    return p.text_channel(
+        channel.id, channel.name, channel.permissions, fake.role_permissions, channel.guild
+    )
 
 
 # --- the message store ------------------------------------------------------------------------
@@ -291,7 +296,7 @@ def _thread_form(body: dict[str, Any], *, creating: bool) -> Answer | None:
 
 
 def _new_thread(fake: FakeDiscord, parent: Channel, tid: int, kind: int, body: Any) -> Channel:
-    thread = Channel(tid, kind, body["name"], parent=parent.id, owner=p.BOT_ID)
+    thread = Channel(tid, kind, body["name"], parent.guild, parent=parent.id, owner=p.BOT_ID)
     thread.auto_archive = body.get("auto_archive_duration") or 1440
     thread.members = {p.BOT_ID}
     thread.invitable = kind != PRIVATE_THREAD or body.get("invitable", True) is not False

@@ -1,4 +1,5 @@
-"""Fixtures: nothing reaches Discord; a fake Discord; the real bot running against it."""
+"""Fixtures: nothing reaches Discord; a fake Discord; the real bot running against it; a
+throwaway PostgreSQL database for the bot processes that share one (``pg_dsn``)."""
 
 from __future__ import annotations
 
@@ -19,6 +20,9 @@ from bot.pictures import Renderer
 from bot.replies import Picture
 from bot.schedule.clock import Clock
 from tests.bot.discord.fake import FakeDiscord
+
+# The PostgreSQL tests' fixtures, for the bot processes that share one database:
+from tests.bot.storage_pg.conftest import pg_dsn, pg_server  # noqa: F401
 
 START_TIMEOUT = 5.0
 SEED = 42

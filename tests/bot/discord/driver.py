@@ -16,15 +16,17 @@ values, file names, embeds, thread names).
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from bot.discord import specs as s
 from bot.discord.specs import Spec, show
 from bot.offers import ASKS
 from bot.storage import games as rows
+from bot.storage.connection import Backend
 from bot.storage.eventlog import events_from_text
+from bot.storage.record import Game
 from bot.syntax import FORMATTERS, format_action
 from engine.events import Event
 from engine.game import actions as a
@@ -84,17 +86,42 @@ class Step:
     events: list[Event]
 
 
-class Driver:
-    """Plays the game in the fake's channel through the running bot."""
+class Games(Protocol):
+    """Where the driver reads the game: the running bot's service, or the database of a
+    bot running in another process."""
 
-    def __init__(self, fake: FakeDiscord, running: Running, seed: int) -> None:
+    @property
+    def db(self) -> Backend: ...
+
+    async def game_in(self, channel: int) -> Game | None: ...
+
+
+Waiter = Callable[[FakeDiscord, Pushed], Awaitable[Pushed]]
+"""Waits until the bot is done with an interaction (:func:`handled` for a bot in this
+process)."""
+
+
+class Driver:
+    """Plays the game in ``channel`` (the fake's game channel) through the running bot."""
+
+    def __init__(
+        self,
+        fake: FakeDiscord,
+        running: Running | Games,
+        seed: int,
+        *,
+        channel: int = p.CHANNEL_ID,
+        wait: Waiter = handled,
+    ) -> None:
         self.fake = fake
-        self.service = running.bot.service
+        self.service: Games = running.bot.service if isinstance(running, Running) else running
         self.rng = random.Random(seed)
         self.ways: dict[str, int] = {}
+        self.channel = channel
+        self._wait = wait
 
     async def state(self) -> tuple[int, int, GameState] | None:
-        game = await self.service.game_in(p.CHANNEL_ID)
+        game = await self.service.game_in(self.channel)
         if game is None or game.state is None:
             return None
         return game.id, game.n, game.state
@@ -107,7 +134,7 @@ class Driver:
         game_id, n, state = found
         seat = to_act(state)
         assert seat is not None
-        game = await self.service.game_in(p.CHANNEL_ID)
+        game = await self.service.game_in(self.channel)
         assert game is not None
         user = game.user_of(seat)
         choices = [x for x in legal_actions(state, seat) if not isinstance(x, NOT_PLAYED)]
@@ -162,11 +189,11 @@ class Driver:
                         pushed = await self.fake.click(
                             user, message, item["custom_id"], values=[command]
                         )
-                        return await handled(self.fake, pushed)
+                        return await self._wait(self.fake, pushed)
         return None
 
     async def _click(self, user: int, message: Sent, custom: str) -> Pushed:
-        return await handled(self.fake, await self.fake.click(user, message, custom))
+        return await self._wait(self.fake, await self.fake.click(user, message, custom))
 
     async def _slash(self, user: int, action: a.Action) -> Pushed:
         path, spec = SLASH[type(action)]
@@ -178,14 +205,15 @@ class Driver:
                     options[word.option] = value
         if isinstance(action, a.EndMovement) and action.keep:
             options["keep"] = " ".join(action.keep)
-        return await handled(self.fake, await self.fake.slash(user, *path, **options))
+        pushed = await self.fake.slash(user, *path, channel=self.channel, **options)
+        return await self._wait(self.fake, pushed)
 
     def board(self) -> Sent | None:
         """The newest message in the channel with choices on it."""
         boards = [
             m
             for m in self.fake.messages.values()
-            if m.channel == p.CHANNEL_ID and not m.ephemeral and not m.deleted and m.components
+            if m.channel == self.channel and not m.ephemeral and not m.deleted and m.components
         ]
         return max(boards, key=lambda m: m.id) if boards else None
 

@@ -6,6 +6,12 @@ sends HELLO, READY and GUILD_CREATE and answers heartbeats. A test pushes intera
 thread) and mentions, then reads what the bot sent from :attr:`FakeDiscord.requests`,
 :attr:`FakeDiscord.messages` and :attr:`FakeDiscord.channels`.
 
+There is one guild unless a test adds more (:meth:`FakeDiscord.add_guild`, on the shard
+it chooses). The gateway keeps Discord's shards (:mod:`~tests.bot.discord.gateway`): each
+connection gets only its shard's guilds and their events, an invalid shard is closed with
+4010, a connection carrying too many guilds with 4011; ``GET /gateway/bot`` recommends a
+shard count. The REST routes answer for every guild, whichever shard carries it.
+
 Strict like Discord (the rules are in :mod:`~tests.bot.discord.routes`,
 :mod:`~tests.bot.discord.channels` and :mod:`~tests.bot.discord.limits`): acknowledgements
 within 3 s and once; tokens for 15 minutes; messages, embeds, components, autocomplete
@@ -30,7 +36,6 @@ refusal also in :attr:`rejected` (those a test asked for marked ``injected``).
 from __future__ import annotations
 
 import asyncio
-import itertools
 import json
 import re
 import time
@@ -38,14 +43,14 @@ from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
 import aiohttp
-from aiohttp import WSMsgType, web
+from aiohttp import web
 
 from tests.bot.discord import channels as c
 from tests.bot.discord import guild as g
 from tests.bot.discord import payloads as p
+from tests.bot.discord.gateway import Gateway, shard_of
 from tests.bot.discord.pacing import Bucket, channel_creation
 from tests.bot.discord.records import (
-    CATEGORY,
     DM,
     EPHEMERAL,
     SILENT,
@@ -99,6 +104,8 @@ class FakeDiscord:
         self.messages: dict[int, Sent] = {}
         self.interactions: dict[int, Pushed] = {}
         self.commands: dict[str, list[Any]] = {}
+        self.guilds: dict[int, str] = {p.GUILD_ID: "Titan Club"}
+        """The guilds the bot is in, by id, with their names."""
         self.channels: dict[int, Channel] = {
             p.CHANNEL_ID: Channel(p.CHANNEL_ID, TEXT, "titan", permissions=p.APP_PERMISSIONS)
         }
@@ -117,15 +124,15 @@ class FakeDiscord:
         self._offset = 0.0
         self._later: list[tuple[str, Any]] = []
         self._last_id = 0
-        self._seq = itertools.count(1)
-        self._socket: web.WebSocketResponse | None = None
+        self.gate = Gateway(self)
+        """The gateway's connections and their shards (:mod:`~tests.bot.discord.gateway`)."""
         self._runner: web.AppRunner | None = None
         self.base = self.gateway = ""
 
     # --- running ---------------------------------------------------------------------------
     async def start(self) -> None:
         app = web.Application(client_max_size=60 * 1024 * 1024)
-        app.router.add_get("/gateway", self._gateway)
+        app.router.add_get("/gateway", self.gate.serve)
         app.router.add_route("*", "/api/v10/{tail:.*}", self._rest)
         self._runner = web.AppRunner(app)
         await self._runner.setup()
@@ -136,8 +143,7 @@ class FakeDiscord:
         self.gateway = f"ws://127.0.0.1:{port}/gateway"
 
     async def stop(self) -> None:
-        if self._socket is not None:
-            await self._socket.close()
+        await self.gate.close()
         if self._runner is not None:
             await self._runner.cleanup()
 
@@ -158,54 +164,39 @@ class FakeDiscord:
         self._offset += seconds
 
     # --- the gateway -----------------------------------------------------------------------
-    async def _gateway(self, request: web.Request) -> web.WebSocketResponse:
-        socket = web.WebSocketResponse()
-        await socket.prepare(request)
-        await socket.send_json(
-            {"op": 10, "d": {"heartbeat_interval": 45_000}, "s": None, "t": None}
-        )
-        async for message in socket:
-            if message.type is not WSMsgType.TEXT:
-                break
-            frame = json.loads(message.data)
-            if frame["op"] == 1:
-                await socket.send_json({"op": 11, "d": None, "s": None, "t": None})
-            elif frame["op"] == 2 and frame["d"]["token"] != self.token:
-                await socket.close(code=4004, message=b"Authentication failed.")
-            elif frame["op"] == 2:
-                self.identified.append(frame["d"])
-                self._socket = socket
-                await self.dispatch("READY", p.ready(self.gateway))
-                await self.dispatch("GUILD_CREATE", self._guild())
-        if self._socket is socket:
-            self._socket = None
-        return socket
-
-    def _guild(self) -> dict[str, Any]:
-        texts = [x for x in self.channels.values() if x.kind in (TEXT, CATEGORY)]
+    def guild_json(self, guild: int) -> dict[str, Any]:
+        """GUILD_CREATE of ``guild``: its channels, and the threads the bot may see."""
+        texts = g.in_guild(self, guild)
         threads = [
             x
             for x in self.channels.values()
-            if x.thread and not x.archived and g.sees(self, x, p.BOT_ID)
+            if x.thread and x.guild == guild and not x.archived and g.sees(self, x, p.BOT_ID)
         ]
         return p.guild(
             [c.channel_json(self, x) for x in texts],
             [c.channel_json(self, x) for x in threads],
             self.role_permissions,
+            guild,
+            self.guilds[guild],
         )
 
-    async def drop(self, code: int) -> None:
-        """Close the bot's gateway connection with ``code`` (4004: authentication failed)."""
-        if self._socket is not None:
-            await self._socket.close(code=code)
+    async def drop(self, code: int, shard: int | None = None) -> None:
+        """Close the bot's gateway connections (or those of ``shard``) with ``code`` (4004:
+        authentication failed)."""
+        await self.gate.close(code, shard)
 
-    async def dispatch(self, event: str, data: Any) -> None:
-        if self._socket is None:
-            raise AssertionError("no bot is connected to the gateway")
-        await self._socket.send_json({"op": 0, "t": event, "s": next(self._seq), "d": data})
+    async def dispatch(self, event: str, data: Any) -> tuple[int, ...]:
+        """Send ``event`` to the connections of its guild's shard (events of no guild: shard
+        0's); the shards it went to. Raises :class:`AssertionError` when none carries it."""
+        return await self.gate.dispatch(event, data)
+
+    def connected(self, guild: int = p.GUILD_ID) -> bool:
+        """Whether a connection of the bot carries ``guild``."""
+        return bool(self.gate.carrying(guild))
 
     def later(self, event: str, data: Any) -> None:
-        """Send ``event`` to the connected bot once the current request is answered."""
+        """Send ``event`` to the connections that carry its guild once the current request
+        is answered."""
         self._later.append((event, data))
 
     # --- what a test does ------------------------------------------------------------------
@@ -248,7 +239,7 @@ class FakeDiscord:
         if "message" in extra:
             pushed.message = int(extra["message"]["id"])
         self.interactions[pushed.id] = pushed
-        await self.dispatch("INTERACTION_CREATE", payload | extra)
+        pushed.shards = await self.dispatch("INTERACTION_CREATE", payload | extra)
         return pushed
 
     def allow_command(self, name: str, user: int) -> None:
@@ -311,16 +302,35 @@ class FakeDiscord:
         ):
             raise ValueError(f"user {user} may not post in channel {channel}")
         content = f"<@{p.BOT_ID}> {text}"
-        message = p.guild_message(self.next_id(), channel, user, content, [p.user(p.BOT_ID)])
+        guild = self.channels[channel].guild
+        mentions = [p.user(p.BOT_ID)]
+        message = p.guild_message(self.next_id(), channel, user, content, mentions, guild)
         await self.dispatch("MESSAGE_CREATE", message)
 
     # --- the world a test sets up ----------------------------------------------------------
-    async def add_channel(self, name: str, permissions: int = p.APP_PERMISSIONS) -> Channel:
-        """A further text channel of the guild (announced to a connected bot)."""
-        made = Channel(self.next_id(), TEXT, name, permissions=permissions)
+    async def add_channel(
+        self, name: str, permissions: int = p.APP_PERMISSIONS, guild: int = p.GUILD_ID
+    ) -> Channel:
+        """A further text channel of ``guild`` (announced to a connection carrying it)."""
+        made = Channel(self.next_id(), TEXT, name, guild, permissions=permissions)
         self.channels[made.id] = made
-        if self._socket is not None:
-            await self.dispatch("CHANNEL_CREATE", c.channel_json(self, made))
+        await self.gate.tell("CHANNEL_CREATE", c.channel_json(self, made))
+        return made
+
+    async def add_guild(
+        self, name: str, *, shard: tuple[int, int] | None = None, channel: str = "titan"
+    ) -> Channel:
+        """A further guild the bot is in, with a text channel ``channel`` (returned): on
+        shard ``shard`` = (id, count) when given (its id chosen so). Announced as
+        GUILD_CREATE to a connection carrying it, as when the bot joins a server."""
+        guild = self.next_id()
+        while shard is not None and shard_of(guild, shard[1]) != shard[0]:
+            guild += 1 << 22  # a millisecond later: the shard follows the snowflake's time
+        self._last_id = max(self._last_id, p.bot_role_id(guild))  # the bot's role's id
+        self.guilds[guild] = name
+        made = Channel(self.next_id(), TEXT, channel, guild, permissions=p.APP_PERMISSIONS)
+        self.channels[made.id] = made
+        await self.gate.tell("GUILD_CREATE", self.guild_json(guild))
         return made
 
     async def set_permissions(self, channel: int, permissions: int) -> None:
@@ -331,12 +341,11 @@ class FakeDiscord:
         if place.kind != TEXT:
             raise ValueError("permissions are set on text channels; threads inherit them")
         place.permissions = permissions
-        if self._socket is not None:
-            await self.dispatch("CHANNEL_UPDATE", c.channel_json(self, place))
+        await self.gate.tell("CHANNEL_UPDATE", c.channel_json(self, place))
 
     @property
     def role_permissions(self) -> int:
-        """What the bot's role gives it in the whole guild. Set, it changes what the bot
+        """What the bot's role gives it in every guild. Set, it changes what the bot
         may do in the channels made through the API, without a word to a connected bot
         (as when its news is late); :meth:`set_guild_permissions` tells it."""
         return self._role_permissions
@@ -346,20 +355,19 @@ class FakeDiscord:
         self._role_permissions = permissions
         for place in self.channels.values():
             if place.overwrites is not None:
-                place.permissions = g.computed(self, place.overwrites, p.BOT_ID)
+                place.permissions = g.computed(self, place.overwrites, p.BOT_ID, place.guild)
 
     async def set_guild_permissions(self, permissions: int) -> None:
-        """What the bot's role gives it in the guild from now on (sent to a connected bot
+        """What the bot's role gives it in every guild from now on (sent to the connections
         as GUILD_ROLE_UPDATE; the channels a test set up keep the bot's permissions
         there, so their overwrites are sent again as CHANNEL_UPDATE)."""
         self.role_permissions = permissions
-        if self._socket is None:
-            return
-        role = {"guild_id": str(p.GUILD_ID), "role": p.bot_role(permissions)}
-        await self.dispatch("GUILD_ROLE_UPDATE", role)
+        for guild in self.guilds:
+            role = {"guild_id": str(guild), "role": p.bot_role(permissions, guild)}
+            await self.gate.tell("GUILD_ROLE_UPDATE", role)
         for place in list(self.channels.values()):
             if place.kind == TEXT and place.overwrites is None:
-                await self.dispatch("CHANNEL_UPDATE", c.channel_json(self, place))
+                await self.gate.tell("CHANNEL_UPDATE", c.channel_json(self, place))
 
     def pace(self, bucket: Bucket) -> Bucket:
         """Keep the rate limit ``bucket`` instead of any other for the same route."""
@@ -533,8 +541,8 @@ class FakeDiscord:
                 status, answer = route(self, record, request.headers.get("Authorization"))
             except Exception as exc:  # a fault of the fake: refuse loudly, not with a retried 500
                 status, answer = 400, {"code": 0, "message": f"the fake Discord failed: {exc!r}"}
-            for event, data in self._later if status < 400 and self._socket else []:
-                await self.dispatch(event, data)
+            for event, data in self._later if status < 400 else []:
+                await self.gate.tell(event, data)
         record.status, record.answer = status, answer
         if held is not None and held.answered:
             await held.wait()

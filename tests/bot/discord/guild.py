@@ -1,6 +1,12 @@
-"""The fake Discord's guild channels: categories and text channels made through the API,
-their permission overwrites, who may do what in them, and the members of private threads
-(see :mod:`tests.bot.discord.fake`).
+"""The fake Discord's guilds and their channels: categories and text channels made
+through the API, their permission overwrites, who may do what in them, and the members of
+private threads (see :mod:`tests.bot.discord.fake`).
+
+Each guild has its @everyone role (the guild's id) and the bot's own role; the bot's role
+gives it the same permissions in every guild (:attr:`FakeDiscord.role_permissions`).
+Every user is a member of every guild (the fake keeps no member lists); ``GET
+/guilds/{id}`` and ``GET /guilds/{id}/members/{user}`` answer for any guild the bot is
+in, whichever shard carries it, as Discord's REST API does.
 
 Strict like Discord: making a channel needs *Manage Channels* in the guild (else
 403/50013), and its overwrites may allow or deny only what the bot itself has in the guild
@@ -43,17 +49,20 @@ def guild_permissions(fake: FakeDiscord, user: int) -> int:
     return ALL if found & p.ADMINISTRATOR else found
 
 
-def computed(fake: FakeDiscord, overwrites: list[dict[str, Any]], user: int) -> int:
-    """``user``'s permissions in a channel with ``overwrites``, in Discord's order."""
+def computed(
+    fake: FakeDiscord, overwrites: list[dict[str, Any]], user: int, guild: int = p.GUILD_ID
+) -> int:
+    """``user``'s permissions in a channel of ``guild`` with ``overwrites``, in Discord's
+    order."""
     found = guild_permissions(fake, user)
     if found == ALL:
         return ALL
-    roles = {p.GUILD_ID} | ({p.BOT_ROLE_ID} if user == p.BOT_ID else set())
+    roles = {guild} | ({p.bot_role_id(guild)} if user == p.BOT_ID else set())
     by = {(int(o["type"]), int(o["id"])): (int(o["allow"]), int(o["deny"])) for o in overwrites}
-    allow, deny = by.get((ROLE, p.GUILD_ID), (0, 0))
+    allow, deny = by.get((ROLE, guild), (0, 0))
     found = (found & ~deny) | allow
     allow = deny = 0
-    for role in roles - {p.GUILD_ID}:
+    for role in roles - {guild}:
         more, less = by.get((ROLE, role), (0, 0))
         allow, deny = allow | more, deny | less
     found = (found & ~deny) | allow
@@ -74,7 +83,7 @@ def member_permissions(fake: FakeDiscord, channel: Channel, user: int) -> int:
             return found if found & p.MANAGE_THREADS else 0
         return found
     if channel.overwrites is not None:
-        return computed(fake, channel.overwrites, user)
+        return computed(fake, channel.overwrites, user, channel.guild)
     return channel.permissions if user == p.BOT_ID else p.PLAYER
 
 
@@ -82,47 +91,69 @@ def sees(fake: FakeDiscord, channel: Channel, user: int) -> bool:
     return channel.kind == DM or bool(member_permissions(fake, channel, user) & p.VIEW)
 
 
-# --- the guild's channels ---------------------------------------------------------------------
-def _guild(gid: str) -> None:
-    if int(gid) != p.GUILD_ID:
+# --- the guilds --------------------------------------------------------------------------------
+def _guild(fake: FakeDiscord, gid: str) -> int:
+    """The guild ``gid``, or Discord's refusal (10004)."""
+    if int(gid) not in fake.guilds:
         refuse(error(404, 10004, "Unknown Guild"))
+    return int(gid)
+
+
+def in_guild(fake: FakeDiscord, guild: int) -> list[Channel]:
+    """The categories and text channels of ``guild``."""
+    return [x for x in fake.channels.values() if x.kind in (TEXT, CATEGORY) and x.guild == guild]
+
+
+def get_guild(fake: FakeDiscord, request: Request, gid: str) -> Answer:
+    """The guild with its roles (its channels and members have routes of their own)."""
+    guild = _guild(fake, gid)
+    return 200, p.rest_guild(fake.role_permissions, guild, fake.guilds[guild])
+
+
+def get_member(fake: FakeDiscord, request: Request, gid: str, uid: str) -> Answer:
+    """A member of the guild: the bot with its role, anyone else with none."""
+    guild = _guild(fake, gid)
+    user = int(uid)
+    if user == p.BOT_ID:
+        return 200, p.member(user, fake.role_permissions) | {"roles": [str(p.bot_role_id(guild))]}
+    return 200, p.member(user)
 
 
 def guild_channel_json(fake: FakeDiscord, channel: Channel) -> dict[str, Any]:
     """A category or a text channel made through the API, with its overwrites."""
     assert channel.overwrites is not None
     return p.guild_channel(channel.id, channel.kind, channel.name, channel.overwrites,
-                           channel.category)  # fmt: skip
+                           channel.category, channel.guild)  # fmt: skip
 
 
 def listed(fake: FakeDiscord, request: Request, gid: str) -> Answer:
     """The guild's channels (not its threads), whoever may see them."""
-    _guild(gid)
-    found = [x for x in fake.channels.values() if x.kind in (TEXT, CATEGORY)]
-    return 200, [c.channel_json(fake, x) for x in found]
+    guild = _guild(fake, gid)
+    return 200, [c.channel_json(fake, x) for x in in_guild(fake, guild)]
 
 
 def create(fake: FakeDiscord, request: Request, gid: str) -> Answer:
     """A new category (type 4) or text channel (type 0), announced as CHANNEL_CREATE."""
-    _guild(gid)
+    guild = _guild(fake, gid)
     if not guild_permissions(fake, p.BOT_ID) & p.MANAGE_CHANNELS:
         refuse(error(403, 50013, "Missing Permissions"))
     body = request.body if isinstance(request.body, dict) else {}
     kind = body.get("type", TEXT)
-    refuse_if(_form(fake, body, kind))
+    refuse_if(_form(fake, guild, body, kind))
     overwrites = _overwrites_allowed(fake, body.get("permission_overwrites") or [])
-    guild = [x for x in fake.channels.values() if x.kind in (TEXT, CATEGORY)]
-    if len(guild) >= MAX_CHANNELS:
+    if len(in_guild(fake, guild)) >= MAX_CHANNELS:
         refuse(error(400, 30013, "Maximum number of guild channels reached (500)"))
     parent = int(body["parent_id"]) if body.get("parent_id") is not None else None
-    made = Channel(fake.next_id(), kind, body["name"], category=parent, overwrites=overwrites)
-    made.permissions = computed(fake, overwrites, p.BOT_ID)
+    made = Channel(
+        fake.next_id(), kind, body["name"], guild, category=parent, overwrites=overwrites
+    )
+    made.permissions = computed(fake, overwrites, p.BOT_ID, guild)
     fake.channels[made.id] = made
     fake.later("CHANNEL_CREATE", c.channel_json(fake, made))
     return 201, c.channel_json(fake, made)
 
 
-def _form(fake: FakeDiscord, body: dict[str, Any], kind: Any) -> Answer | None:
+def _form(fake: FakeDiscord, guild: int, body: dict[str, Any], kind: Any) -> Answer | None:
     problems = Problems()
     if kind not in (TEXT, CATEGORY):
         problems.add(("type",), "BASE_TYPE_CHOICES", "The fake makes types 0 and 4 only.")
@@ -134,12 +165,12 @@ def _form(fake: FakeDiscord, body: dict[str, Any], kind: Any) -> Answer | None:
     parent = body.get("parent_id")
     if parent is not None:
         found = fake.channels.get(int(parent)) if str(parent).isdigit() else None
-        if found is None or found.kind != CATEGORY or kind == CATEGORY:
+        if found is None or found.kind != CATEGORY or found.guild != guild or kind == CATEGORY:
             problems.add(("parent_id",), "CHANNEL_PARENT_INVALID", "Not a category.")
         elif sum(x.category == found.id for x in fake.channels.values()) >= MAX_IN_CATEGORY:
             message = f"Maximum number of channels in category reached ({MAX_IN_CATEGORY})"
             problems.add(("parent_id",), "CHANNEL_PARENT_MAX_CHANNELS", message)
-    _overwrite_form(problems, body.get("permission_overwrites", []))
+    _overwrite_form(problems, body.get("permission_overwrites", []), guild)
     return problems.answer()
 
 
@@ -147,7 +178,7 @@ def _normalised(name: str) -> bool:
     return TEXT_NAME.match(name) is not None and name == name.lower()
 
 
-def _overwrite_form(problems: Problems, overwrites: Any) -> None:
+def _overwrite_form(problems: Problems, overwrites: Any, guild: int) -> None:
     where = ("permission_overwrites",)
     if overwrites is None:
         return
@@ -163,7 +194,7 @@ def _overwrite_form(problems: Problems, overwrites: Any) -> None:
             problems.add((*where, i, "id"), "NUMBER_TYPE_COERCE", "Must be a snowflake.")
         if item.get("type") not in (ROLE, MEMBER):
             problems.add((*where, i, "type"), "BASE_TYPE_CHOICES", "Must be one of (0, 1).")
-        elif item["type"] == ROLE and int(item.get("id") or 0) not in (p.GUILD_ID, p.BOT_ROLE_ID):
+        elif item["type"] == ROLE and int(item.get("id") or 0) not in (guild, p.bot_role_id(guild)):
             problems.add((*where, i, "id"), "UNKNOWN_ROLE", "Unknown Role")
         for key in ("allow", "deny"):
             bits = item.get(key, "0")
@@ -189,10 +220,10 @@ def set_overwrites(fake: FakeDiscord, channel: Channel, body: dict[str, Any]) ->
     """``PATCH /channels/{id}`` with ``permission_overwrites``: needs *Manage Roles*."""
     c.need(fake, channel, p.MANAGE_ROLES)
     problems = Problems()
-    _overwrite_form(problems, body["permission_overwrites"])
+    _overwrite_form(problems, body["permission_overwrites"], channel.guild)
     refuse_if(problems.answer())
     channel.overwrites = _overwrites_allowed(fake, body["permission_overwrites"] or [])
-    channel.permissions = computed(fake, channel.overwrites, p.BOT_ID)
+    channel.permissions = computed(fake, channel.overwrites, p.BOT_ID, channel.guild)
 
 
 # --- private threads' members -----------------------------------------------------------------
@@ -211,7 +242,7 @@ def add_member(fake: FakeDiscord, request: Request, cid: str, uid: str) -> Answe
         thread.members.add(user)
         added = {"id": str(thread.id), "user_id": str(user), "join_timestamp": p.STAMP, "flags": 0}
         fake.later("THREAD_MEMBERS_UPDATE", {
-            "id": str(thread.id), "guild_id": str(p.GUILD_ID),
+            "id": str(thread.id), "guild_id": str(thread.guild),
             "member_count": len(thread.members), "added_members": [added],
         })  # fmt: skip
     return 204, None
@@ -219,10 +250,10 @@ def add_member(fake: FakeDiscord, request: Request, cid: str, uid: str) -> Answe
 
 def active_threads(fake: FakeDiscord, request: Request, gid: str) -> Answer:
     """The guild's threads not archived that the bot may see, and its own memberships."""
-    _guild(gid)
+    guild = _guild(fake, gid)
     found = [
         x for x in fake.channels.values()
-        if x.thread and not x.archived and sees(fake, x, p.BOT_ID)
+        if x.thread and x.guild == guild and not x.archived and sees(fake, x, p.BOT_ID)
     ]  # fmt: skip
     members = [
         {"id": str(x.id), "user_id": str(p.BOT_ID), "join_timestamp": p.STAMP, "flags": 0}

@@ -61,15 +61,22 @@ def member(uid: int, permissions: int = PLAYER) -> dict[str, Any]:
     }
 
 
+def bot_role_id(guild: int = GUILD_ID) -> int:
+    """The id of the bot's own role in ``guild`` (a role's id is unique across guilds: the
+    fake keeps the snowflake after a guild's for it)."""
+    return BOT_ROLE_ID if guild == GUILD_ID else guild + 1
+
+
 def text_channel(
     cid: int = CHANNEL_ID,
     name: str = "titan",
     permissions: int = APP_PERMISSIONS,
     role: int = APP_PERMISSIONS,
+    guild: int = GUILD_ID,
 ) -> dict[str, Any]:
-    """A text channel of the guild where the bot has ``permissions`` (an overwrite for the
+    """A text channel of ``guild`` where the bot has ``permissions`` (an overwrite for the
     bot's member says what differs from its ``role``'s)."""
-    return guild_channel(cid, 0, name, overwrites(permissions, role))
+    return guild_channel(cid, 0, name, overwrites(permissions, role), guild=guild)
 
 
 def guild_channel(
@@ -78,13 +85,14 @@ def guild_channel(
     name: str,
     permission_overwrites: list[dict[str, Any]],
     parent: int | None = None,
+    guild: int = GUILD_ID,
 ) -> dict[str, Any]:
-    """A channel of the guild (``kind`` 0 text, 4 category) with its overwrites, under the
+    """A channel of ``guild`` (``kind`` 0 text, 4 category) with its overwrites, under the
     category ``parent`` if any."""
     return {
         "id": str(cid),
         "type": kind,
-        "guild_id": str(GUILD_ID),
+        "guild_id": str(guild),
         "name": name,
         "position": 0,
         "permission_overwrites": permission_overwrites,
@@ -122,6 +130,7 @@ def thread(
     auto_archive: int = 1440,
     invitable: bool = True,
     members: int = 1,
+    guild: int = GUILD_ID,
 ) -> dict[str, Any]:
     """A thread (``kind`` 11 public, 12 private: ``invitable`` if its members may add
     others) of the text channel ``parent``, with ``members`` members."""
@@ -137,7 +146,7 @@ def thread(
     return {
         "id": str(tid),
         "type": kind,
-        "guild_id": str(GUILD_ID),
+        "guild_id": str(guild),
         "parent_id": str(parent),
         "owner_id": str(owner),
         "name": name,
@@ -159,32 +168,14 @@ def guild(
     channels: list[dict[str, Any]] | None = None,
     threads: list[dict[str, Any]] | None = None,
     role: int = APP_PERMISSIONS,
+    gid: int = GUILD_ID,
+    name: str = "Titan Club",
 ) -> dict[str, Any]:
-    """GUILD_CREATE's guild: its channels (the game channel unless given), active threads,
-    the @everyone role and the bot's own role, which gives it ``role`` (by default
-    :data:`APP_PERMISSIONS`)."""
-    mine = bot_role(role)
-    everyone = {
-        "id": str(GUILD_ID),
-        "name": "@everyone",
-        "permissions": str(PLAYER),
-        "position": 0,
-        "color": 0,
-        "hoist": False,
-        "managed": False,
-        "mentionable": False,
-        "flags": 0,
-    }
-    bot = member(BOT_ID, role) | {"roles": [str(BOT_ROLE_ID)]}
-    return {
-        "id": str(GUILD_ID),
-        "name": "Titan Club",
-        "icon": None,
-        "owner_id": str(OWNER_ID),
-        "roles": [everyone, mine],
-        "emojis": [],
-        "stickers": [],
-        "features": [],
+    """GUILD_CREATE's guild ``gid``: its channels (the game channel unless given), active
+    threads, the @everyone role and the bot's own role, which gives it ``role`` (by
+    default :data:`APP_PERMISSIONS`)."""
+    bot = member(BOT_ID, role) | {"roles": [str(bot_role_id(gid))]}
+    return rest_guild(role, gid, name) | {
         "member_count": 1,
         "members": [bot],
         "channels": [channel()] if channels is None else channels,
@@ -194,6 +185,35 @@ def guild(
         "large": False,
         "unavailable": False,
         "joined_at": STAMP,
+    }
+
+
+def rest_guild(
+    role: int = APP_PERMISSIONS, gid: int = GUILD_ID, name: str = "Titan Club"
+) -> dict[str, Any]:
+    """The guild as ``GET /guilds/{id}`` gives it: no channels, members or threads (those
+    come by the gateway, or by their own routes)."""
+    mine = bot_role(role, gid)
+    everyone = {
+        "id": str(gid),
+        "name": "@everyone",
+        "permissions": str(PLAYER),
+        "position": 0,
+        "color": 0,
+        "hoist": False,
+        "managed": False,
+        "mentionable": False,
+        "flags": 0,
+    }
+    return {
+        "id": str(gid),
+        "name": name,
+        "icon": None,
+        "owner_id": str(OWNER_ID),
+        "roles": [everyone, mine],
+        "emojis": [],
+        "stickers": [],
+        "features": [],
         "premium_tier": 0,
         "preferred_locale": "en-US",
         "verification_level": 0,
@@ -205,10 +225,10 @@ def guild(
     }
 
 
-def bot_role(permissions: int = APP_PERMISSIONS) -> dict[str, Any]:
-    """The bot's own role, which gives it ``permissions`` in the whole guild."""
+def bot_role(permissions: int = APP_PERMISSIONS, guild: int = GUILD_ID) -> dict[str, Any]:
+    """The bot's own role in ``guild``, which gives it ``permissions`` in the whole guild."""
     return {
-        "id": str(BOT_ROLE_ID),
+        "id": str(bot_role_id(guild)),
         "name": "titanbot",
         "permissions": str(permissions),
         "position": 1,
@@ -222,13 +242,18 @@ def bot_role(permissions: int = APP_PERMISSIONS) -> dict[str, Any]:
 
 
 def guild_message(
-    mid: int, cid: int, uid: int, content: str, mentions: list[dict[str, Any]]
+    mid: int,
+    cid: int,
+    uid: int,
+    content: str,
+    mentions: list[dict[str, Any]],
+    guild: int = GUILD_ID,
 ) -> dict[str, Any]:
-    """A message ``uid`` wrote in channel ``cid`` of the guild (as MESSAGE_CREATE has it)."""
+    """A message ``uid`` wrote in channel ``cid`` of ``guild`` (as MESSAGE_CREATE has it)."""
     return {
         "id": str(mid),
         "channel_id": str(cid),
-        "guild_id": str(GUILD_ID),
+        "guild_id": str(guild),
         "author": user(uid),
         "member": {k: v for k, v in member(uid).items() if k != "user"},
         "content": content,
@@ -271,17 +296,29 @@ def rate_limited(
     return body, headers
 
 
-def ready(session_gateway: str) -> dict[str, Any]:
-    return {
+def ready(
+    session_gateway: str,
+    guilds: list[int] | None = None,
+    shard: tuple[int, int] | None = None,
+    session: str = "fake-session",
+) -> dict[str, Any]:
+    """READY: the connection's guilds (unavailable until their GUILD_CREATE; the game's
+    guild unless given) and, for a connection identified with one, its ``shard``."""
+    found = {
         "v": 10,
         "user": user(BOT_ID) | {"verified": True, "mfa_enabled": False, "flags": 0},
-        "guilds": [{"id": str(GUILD_ID), "unavailable": True}],
-        "session_id": "fake-session",
+        "guilds": [
+            {"id": str(g), "unavailable": True} for g in ([GUILD_ID] if guilds is None else guilds)
+        ],
+        "session_id": session,
         "resume_gateway_url": session_gateway,
         "application": {"id": str(APP_ID), "flags": 0},
         "private_channels": [],
         "relationships": [],
     }
+    if shard is not None:
+        found["shard"] = list(shard)
+    return found
 
 
 def application() -> dict[str, Any]:
@@ -353,15 +390,17 @@ def interaction(
     app_permissions: int = APP_PERMISSIONS,
 ) -> dict[str, Any]:
     """An interaction of ``uid`` (with ``permissions``) in the channel or thread ``place``
-    (the game channel unless given), where the bot has ``app_permissions``."""
+    (the game channel unless given; in the guild ``place`` names), where the bot has
+    ``app_permissions``."""
     place = channel() if place is None else place
+    guild = place.get("guild_id", str(GUILD_ID))
     return {
         "id": str(iid),
         "application_id": str(APP_ID),
         "type": kind,
         "token": token,
         "version": 1,
-        "guild_id": str(GUILD_ID),
+        "guild_id": guild,
         "channel_id": place["id"],
         "channel": place,
         "member": member(uid, permissions),
@@ -370,7 +409,7 @@ def interaction(
         "guild_locale": "en-US",
         "attachment_size_limit": UPLOAD_LIMIT,
         "entitlements": [],
-        "authorizing_integration_owners": {"0": str(GUILD_ID)},
+        "authorizing_integration_owners": {"0": guild},
         "context": 0,
         "data": data,
     }

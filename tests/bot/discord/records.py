@@ -7,7 +7,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from tests.bot.discord.payloads import CHANNEL_ID
+from tests.bot.discord.payloads import CHANNEL_ID, GUILD_ID
 
 ACK_WINDOW = 3.0
 """Seconds within which an interaction must be acknowledged (else 10062)."""
@@ -77,11 +77,13 @@ class Sent:
 
 @dataclass
 class Channel:
-    """A channel of the fake: the guild's categories, text channels, their threads and DMs."""
+    """A channel of the fake: a guild's categories, text channels, their threads and DMs."""
 
     id: int
     kind: int
     name: str = ""
+    guild: int = GUILD_ID
+    """The guild of a category, text channel or thread (a DM's is meaningless)."""
     parent: int | None = None
     """A thread's channel."""
     recipient: int | None = None
@@ -121,6 +123,8 @@ class Pushed:
     original: int | None = None
     choices: list[Any] | None = None
     channel: int = CHANNEL_ID
+    shards: tuple[int, ...] = ()
+    """The shards of the gateway connections it was dispatched to."""
 
 
 @dataclass

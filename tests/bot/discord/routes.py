@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 from tests.bot.discord import channels as c
 from tests.bot.discord import guild as g
 from tests.bot.discord import payloads as p
+from tests.bot.discord.gateway import bot_gateway
 from tests.bot.discord.limits import (
     Answer,
     Problems,
@@ -200,6 +201,7 @@ Handler = Callable[..., Answer]
 MESSAGE_ID = r"(@original|\d+)"
 ROUTES: list[tuple[str, str, Handler, bool]] = [
     ("GET", r"users/@me", _me, True),
+    ("GET", r"gateway/bot", bot_gateway, True),
     ("GET", r"oauth2/applications/@me", _application, True),
     ("PUT", r"applications/(\d+)/commands", _commands, True),
     ("PUT", r"applications/(\d+)/guilds/(\d+)/commands", _guild_commands, True),
@@ -219,6 +221,8 @@ ROUTES: list[tuple[str, str, Handler, bool]] = [
     ("POST", r"channels/(\d+)/messages/(\d+)/threads", c.thread_from_message, True),
     ("POST", r"channels/(\d+)/threads", c.thread_alone, True),
     ("PUT", r"channels/(\d+)/thread-members/(\d+|@me)", g.add_member, True),
+    ("GET", r"guilds/(\d+)", g.get_guild, True),
+    ("GET", r"guilds/(\d+)/members/(\d+)", g.get_member, True),
     ("GET", r"guilds/(\d+)/channels", g.listed, True),
     ("POST", r"guilds/(\d+)/channels", g.create, True),
     ("GET", r"guilds/(\d+)/threads/active", g.active_threads, True),

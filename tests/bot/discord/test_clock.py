@@ -3,6 +3,7 @@ closed), status shows the clock as Discord timestamps, and a passed deadline is 
 
 from __future__ import annotations
 
+import asyncio
 import re
 import time
 from datetime import UTC, datetime
@@ -46,6 +47,7 @@ async def until(fake, probe, clock_note: str, seconds: float = 30.0) -> None:
     """Wait for ``probe`` to hold (a busy machine may take a while to deliver)."""
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
+        await asyncio.sleep(0.01)  # a quiet fake settles at once: let the bot's tasks run
         await settle(fake)
         if probe():
             return

@@ -46,3 +46,12 @@ async def test_run_exits_when_discord_refuses_the_token(fake, monkeypatch, tmp_p
         assert await asyncio.wait_for(running, 10) == 1
     [login] = fake.paths("GET", r"users/@me$")
     assert login.status == 401
+
+
+async def test_run_says_when_discord_requires_more_shards(fake, monkeypatch, tmp_path, caplog):
+    fake.gate.most_guilds = 0  # as for a bot in more servers than one shard may carry
+    monkeypatch.setenv("TITANBOT_SHARD_COUNT", "1")
+    async with titanbot_run(monkeypatch, tmp_path, fake.token) as running:
+        assert await asyncio.wait_for(running, 10) == 1
+    assert fake.gate.closed == [((0, 1), 4011)]
+    assert any("Discord requires more shards" in r.getMessage() for r in caplog.records)
