@@ -22,7 +22,6 @@ from bot.schedule.clock import Clock
 from tests.bot.discord.fake import FakeDiscord
 
 # The PostgreSQL tests' fixtures, for the bot processes that share one database:
-from tests.bot.storage_pg.conftest import pg_dsn, pg_server  # noqa: F401
 
 START_TIMEOUT = 5.0
 SEED = 42
