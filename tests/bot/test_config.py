@@ -150,3 +150,31 @@ def test_a_bad_clock_setting_is_refused_with_its_name(tmp_path, line):
     path.write_text(f"[clock]\n{line}\n")
     with pytest.raises(ConfigError, match=r"clock\.|deadline|a duration"):
         load_config(path, {})
+
+
+def test_shards_come_from_the_file_or_the_environment(tmp_path):
+    path = tmp_path / "config.toml"
+    path.write_text(
+        '[discord]\nshard_count = 4\nshard_ids = [3, 1]\n[storage]\ndatabase = "postgresql://t@/x"\n'
+    )
+    config = load_config(path, environ={})
+    assert (config.shard_count, config.shard_ids) == (4, (1, 3))
+    assert config.database == "postgresql://t@/x"
+    overridden = load_config(path, environ={"TITANBOT_SHARD_COUNT": "2", "TITANBOT_SHARD_IDS": "0"})
+    assert (overridden.shard_count, overridden.shard_ids) == (2, (0,))
+    assert load_config(tmp_path / "none.toml", environ={}).shard_ids is None
+
+
+@pytest.mark.parametrize(
+    ("environ", "told"),
+    [
+        ({"TITANBOT_SHARD_IDS": "0"}, "needs discord.shard_count"),
+        ({"TITANBOT_SHARD_COUNT": "2", "TITANBOT_SHARD_IDS": "2"}, "shard 2 is not one of 0 to 1"),
+        ({"TITANBOT_SHARD_COUNT": "0"}, "above 0"),
+        ({"TITANBOT_SHARD_COUNT": "two"}, "whole number"),
+        ({"TITANBOT_SHARD_COUNT": "3", "TITANBOT_SHARD_IDS": "1,1"}, "names a shard twice"),
+    ],
+)
+def test_a_wrong_shard_setting_is_refused_with_its_reason(tmp_path, environ, told):
+    with pytest.raises(ConfigError, match=told):
+        load_config(tmp_path / "none.toml", environ=environ)
