@@ -109,7 +109,10 @@ async def main(dsn: str, index: int, seconds: float, epoch: float) -> None:
             refused += 1
         else:
             accepted[game.id] += 1
-    assert service.deliverer is not None
+    # Stop keeping time first, then say everything this process stored: the other process
+    # says what it stores after this one stops.
+    assert service.scheduler is not None and service.deliverer is not None
+    await service.scheduler.close()
     await service.deliverer.idle()
     await service.close()
     print(f"done {json.dumps(dict(accepted))} {refused}", flush=True)
