@@ -80,6 +80,8 @@ class Run:
 
     plan: Plan
     phases: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
+    busy: str = ""
+    """The machine's load average as the run began (other work skews the figures)."""
 
     def took(self, phase: str, key: str = "took") -> list[float]:
         return [t * 1000 for worker in self.phases[phase] for t in worker[key]]
@@ -98,6 +100,11 @@ class Run:
         """Each worker's actions per second (its shared games' included)."""
         load = self.phases["load"]
         return [(len(w["took"]) + len(w["common"])) / float(w["seconds"]) for w in load]
+
+
+def busy() -> str:
+    """The machine's load average over the last minute."""
+    return f"load average {os.getloadavg()[0]:.1f}"
 
 
 def percentile(values: list[float], p: float) -> float:
@@ -150,7 +157,7 @@ async def run_workers(args: argparse.Namespace, plan: Plan) -> Run:
         )
         for index in range(plan.processes)
     ]
-    run = Run(plan)
+    run = Run(plan, busy=busy())
     try:
         for phase in PHASES:
             for worker in workers:
@@ -178,6 +185,7 @@ def describe(run: Run, games: int) -> None:
     plan = run.plan
     where = shown(plan.target)
     print(f"\n== {plan.backend}, {plan.processes} process(es), {games} games ({where})")
+    print(f"machine: {run.busy} as the run began")
     report("cold (loaded from the database)", run.took("cold"))
     report(f"warm (cached, {WARM_GAMES} games a process)", run.took("warm"))
     report("under load", run.took("load"))
@@ -225,20 +233,34 @@ def table(runs: list[Run], games: int) -> None:
 
 
 def told_populated(populated: Populated, plans: list[Plan]) -> None:
-    where = ", ".join(
-        f"{backend_name(p.target)} {populated.storing[str(p.target)]:.1f} s" for p in plans
-    )
     print(
-        f"stored {populated.games} games ({populated.actions} actions) in "
-        f"{populated.wall:.1f} s, played out in {os.cpu_count()} processes; "
-        f"time in each database's transactions: {where}"
+        f"played out {populated.games} games ({populated.actions} actions) in "
+        f"{populated.playing:.1f} s ({os.cpu_count()} processes)"
     )
+    for plan in plans:
+        took = populated.storing[str(plan.target)]
+        print(f"stored them in {plan.backend} in {took:.1f} s")
+
+
+async def durability(target: Target) -> str:
+    """How durable a commit is on ``target``'s database (the figures depend on it)."""
+    if not is_postgres(target):
+        return "WAL, synchronous FULL (the service's own setting)"
+    import asyncpg
+
+    connection = await asyncpg.connect(str(target))
+    try:
+        fsync = await connection.fetchval("SHOW fsync")
+        commit = await connection.fetchval("SHOW synchronous_commit")
+    finally:
+        await connection.close()
+    return f"fsync {fsync}, synchronous_commit {commit} (the server's settings)"
 
 
 async def bench(args: argparse.Namespace, plans: list[Plan]) -> None:
-    print(f"machine: {os.cpu_count()} cores (nproc); renderer: {args.render}")
+    print(f"machine: {os.cpu_count()} cores (nproc), {busy()}; renderer: {args.render}")
     for plan in plans:
-        print(f"{plan.backend}: {shown(plan.target)}")
+        print(f"{plan.backend}: {shown(plan.target)}; {await durability(plan.target)}")
     populated = await populate([(str(p.target), p.target) for p in plans], args.games)
     told_populated(populated, plans)
     runs = []

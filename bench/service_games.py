@@ -2,7 +2,7 @@
 
 Games are played out by the engine in a pool of processes (the costly part: the same
 playouts whichever database they go to), then written straight through the storage
-functions (:mod:`bot.storage.games`) to every target at once, a chunk of games per
+functions (:mod:`bot.storage.games`) to each target in turn, a chunk of games per
 transaction. On the way, :class:`Batched` holds back the inserts nobody reads in the
 chunk (the log, the snapshots, the seats) and sends each kind in one ``executemany``: on
 PostgreSQL a statement otherwise costs its own round trips.
@@ -192,20 +192,34 @@ async def store(conn: Connection, channel: int, playout: Playout) -> None:
         await rows.append_action(conn, game, n, seat, action, events, turn=turn)
 
 
+Chunk = tuple[int, list[Playout]]
+"""The playouts of channels ``first``, ``first + 1`` …, and ``first``."""
+
+
 @dataclass
 class Populated:
     """What the populating did, and how long each part took."""
 
     games: int = 0
     actions: int = 0
-    wall: float = 0.0
-    """From the first playout to the last game stored everywhere."""
+    playing: float = 0.0
+    """Playing the games out (the engine, in a pool of processes)."""
     storing: dict[str, float] = field(default_factory=dict)
-    """Time spent in each target's transactions (while the pool plays on)."""
+    """Storing them in each target (nothing else running meanwhile)."""
 
 
 class NotEmpty(RuntimeError):
     """A target already holds games: the benchmark's would share their channels."""
+
+
+async def play_all(games: int, processes: int) -> list[Chunk]:
+    """The playouts of channels 1 … ``games``, in chunks, played in ``processes``."""
+    with ProcessPoolExecutor(processes, mp_context=get_context("spawn")) as pool:
+        futures = [
+            (first, pool.submit(play_chunk, first, min(CHUNK, games - first + 1)))
+            for first in range(1, games + 1, CHUNK)
+        ]
+        return [(first, await asyncio.wrap_future(future)) for first, future in futures]
 
 
 async def _open_empty(target: Target) -> Backend:
@@ -218,36 +232,43 @@ async def _open_empty(target: Target) -> Backend:
     return db
 
 
+async def store_all(target: Target, chunks: Sequence[Chunk], writers: int = 1) -> None:
+    """Store every chunk in ``target``, one transaction a chunk, through ``writers``
+    connections at once (PostgreSQL's server then inserts on several cores)."""
+    dbs = [await _open_empty(target)]
+    try:
+        dbs += [await open_database(target) for _ in range(writers - 1)]
+
+        async def write(db: Backend, mine: Sequence[Chunk]) -> None:
+            for first, playouts in mine:
+                async with db.transaction() as conn:
+                    batched = Batched(conn)
+                    for channel, playout in enumerate(playouts, first):
+                        await store(batched, channel, playout)
+                    await batched.flush()
+
+        await asyncio.gather(*(write(db, chunks[k :: len(dbs)]) for k, db in enumerate(dbs)))
+    finally:
+        for db in dbs:
+            await db.close()
+
+
 async def populate(
     targets: Sequence[tuple[str, Target]], games: int, processes: int | None = None
 ) -> Populated:
     """Store ``games`` started games (channels 1 … ``games``) in every target (each named
-    by a label), played out in ``processes`` processes (default: one per core)."""
-    done = Populated(games, storing={label: 0.0 for label, _ in targets})
-    dbs = [(label, await _open_empty(target)) for label, target in targets]
-    started = time.perf_counter()
-    workers = processes or os.cpu_count() or 1
-    try:
-        with ProcessPoolExecutor(workers, mp_context=get_context("spawn")) as pool:
-            chunks = [
-                (first, pool.submit(play_chunk, first, min(CHUNK, games - first + 1)))
-                for first in range(1, games + 1, CHUNK)
-            ]
-            for first, future in chunks:
-                playouts = await asyncio.wrap_future(future)
-                done.actions += sum(len(p.actions) for p in playouts)
-                for label, db in dbs:
-                    began = time.perf_counter()
-                    async with db.transaction() as conn:
-                        batched = Batched(conn)
-                        for channel, playout in enumerate(playouts, first):
-                            await store(batched, channel, playout)
-                        await batched.flush()
-                    done.storing[label] += time.perf_counter() - began
-    finally:
-        for _, db in dbs:
-            await db.close()
-    done.wall = time.perf_counter() - started
+    by a label): played out once in ``processes`` (default: one per core), then stored in
+    each target in turn (PostgreSQL through as many connections)."""
+    cores = processes or os.cpu_count() or 1
+    done = Populated(games)
+    began = time.perf_counter()
+    chunks = await play_all(games, cores)
+    done.playing = time.perf_counter() - began
+    done.actions = sum(len(p.actions) for _, playouts in chunks for p in playouts)
+    for label, target in targets:
+        began = time.perf_counter()
+        await store_all(target, chunks, cores if is_postgres(target) else 1)
+        done.storing[label] = time.perf_counter() - began
     return done
 
 
