@@ -86,6 +86,14 @@ class Run:
     def took(self, phase: str, key: str = "took") -> list[float]:
         return [t * 1000 for worker in self.phases[phase] for t in worker[key]]
 
+    def trips(self, phase: str) -> str:
+        """Round trips to the server per command of ``phase`` (PostgreSQL only)."""
+        if self.plan.backend != "postgresql":
+            return "-"
+        workers = self.phases[phase]
+        samples = sum(len(w["took"]) + len(w.get("common", ())) for w in workers)
+        return f"{sum(int(w['trips']) for w in workers) / max(samples, 1):.1f}"
+
     def total(self, key: str) -> int:
         return sum(int(worker[key]) for worker in self.phases["load"])
 
@@ -189,6 +197,9 @@ def describe(run: Run, games: int) -> None:
     report("cold (loaded from the database)", run.took("cold"))
     report(f"warm (cached, {WARM_GAMES} games a process)", run.took("warm"))
     report("under load", run.took("load"))
+    if plan.backend == "postgresql":
+        trips = ", ".join(f"{run.trips(phase)} {phase}" for phase in PHASES)
+        print(f"round trips to the server a command: {trips}")
     rates = ", ".join(f"{r:.0f}" for r in run.rates())
     print(f"sustained: {run.rate:.0f} actions/s in all (per process: {rates})")
     if run.total("faults") + run.total("refused") or any(w["common"] for w in run.phases["load"]):
@@ -212,7 +223,8 @@ def table(runs: list[Run], games: int) -> None:
     """Every run in one table, with the targets met or not."""
     header = (
         f"{'backend':<11} {'procs':>5} {'games':>6}  {'cold p50':>8} {'cold p99':>8}       "
-        f"{'warm p50':>8} {'warm p99':>8}       {'load p99':>8}  {'actions/s':>9}"
+        f"{'warm p50':>8} {'warm p99':>8}       {'load p99':>8}  {'actions/s':>9}       "
+        f"{'trips':>5}"
     )
     print("\n" + header)
     print("-" * len(header))
@@ -224,11 +236,12 @@ def table(runs: list[Run], games: int) -> None:
             f"{percentile(cold, 50):8.1f} {cold99:8.1f} {mark(cold99 <= P99_TARGET_MS)}  "
             f"{percentile(warm, 50):8.1f} {warm99:8.1f} {mark(warm99 <= P99_TARGET_MS)}  "
             f"{percentile(run.took('load'), 99):8.1f}  "
-            f"{run.rate:9.0f} {mark(run.rate >= RATE_TARGET)}"
+            f"{run.rate:9.0f} {mark(run.rate >= RATE_TARGET)}  {run.trips('warm'):>5}"
         )
     print(
         f"targets: p99 ≤ {P99_TARGET_MS:.0f} ms (cold and warm), ≥ {RATE_TARGET:.0f} actions/s"
-        " across a run's processes; times in ms"
+        " across a run's processes; times in ms; trips: round trips to the server a warm"
+        " command"
     )
 
 

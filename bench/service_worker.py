@@ -19,12 +19,13 @@ from __future__ import annotations
 import argparse
 import asyncio
 import cProfile
+import functools
 import json
 import logging
 import random
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -33,7 +34,7 @@ from bot.context import Caller, Place
 from bot.pictures import Renderer, default_renderer
 from bot.replies import Picture, PictureKind, Replies
 from bot.service import GameService
-from bot.storage.backends import as_target
+from bot.storage.backends import as_target, is_postgres
 from engine.game.setup import new_game
 
 PHASES = ("cold", "warm", "load")
@@ -163,6 +164,43 @@ async def throughput(
     return load
 
 
+class RoundTrips:
+    """How often the PostgreSQL client waited for its server: each prepare, each run of a
+    prepared statement, each simple query (``BEGIN``, ``SAVEPOINT``, ``COMMIT`` …) and
+    each ``executemany`` (pipelined: one wait) is one round trip. Counted by wrapping
+    asyncpg's methods (:meth:`install`), for the whole process."""
+
+    def __init__(self) -> None:
+        self.count = 0
+
+    def reset(self) -> RoundTrips:
+        self.count = 0
+        return self
+
+    def install(self) -> None:
+        import asyncpg
+        from asyncpg.prepared_stmt import PreparedStatement
+
+        def counted(method: Callable[..., Awaitable[Any]]) -> Callable[..., Awaitable[Any]]:
+            @functools.wraps(method)
+            async def counting(*args: Any, **kwargs: Any) -> Any:
+                self.count += 1
+                return await method(*args, **kwargs)
+
+            return counting
+
+        for owner, name in (
+            (asyncpg.Connection, "prepare"),
+            (asyncpg.Connection, "execute"),
+            (asyncpg.Connection, "executemany"),
+            (PreparedStatement, "fetch"),
+        ):
+            setattr(owner, name, counted(getattr(owner, name)))
+
+
+ROUND_TRIPS = RoundTrips()
+
+
 def stub(picture: Picture) -> bytes:
     return b"\x89PNG-" + picture.kind.value.encode()
 
@@ -192,6 +230,8 @@ async def ready(phase: str) -> None:
 
 async def work(args: argparse.Namespace) -> None:
     share = Share(args.worker, args.processes, args.games, args.shared)
+    if is_postgres(args.db):
+        ROUND_TRIPS.install()
     renderer = pick_renderer(args.render)
     processes = args.render == "real"
     service = await GameService.open(
@@ -202,15 +242,18 @@ async def work(args: argparse.Namespace) -> None:
         if renderer is not None:  # start the pool before timing anything
             await service.painter.draw(Picture(PictureKind.MASTERBOARD, new_game(["A", "B"], 1)[0]))
         await ready("cold")
+        trips = ROUND_TRIPS.reset()
         took = await latency(service, share.own, args.samples, True, rng)
-        say({"phase": "cold", "took": took})
+        say({"phase": "cold", "took": took, "trips": trips.count})
         warm = share.own[:WARM_GAMES]
         for channel in warm:
             await service.game_in(channel)
         await ready("warm")
+        trips = ROUND_TRIPS.reset()
         took = await latency(service, warm, args.samples, False, rng)
-        say({"phase": "warm", "took": took})
+        say({"phase": "warm", "took": took, "trips": trips.count})
         await ready("load")
+        trips = ROUND_TRIPS.reset()
         load = await throughput(
             service, share.concurrent(args.concurrent), share.common, args.seconds, share.index
         )
@@ -225,6 +268,7 @@ async def work(args: argparse.Namespace) -> None:
                 "faults": load.faults,
                 "refused": load.refused,
                 "failures": load.failures,
+                "trips": trips.count,
                 "drawn": painter.drawn,
                 "painting": painter.seconds,
             }
