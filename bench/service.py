@@ -3,7 +3,7 @@ on SQLite or PostgreSQL, in one process or several.
 
     .venv/bin/python bench/service.py [--games 1000] [--samples 500] [--concurrent 50]
         [--seconds 10] [--render stub|real|none] [--db PATH|postgresql|postgresql://…]
-        [--processes 1] [--shared 0] [--compare] [--profile PATH]
+        [--processes 1] [--shared 0] [--compare] [--stored] [--profile PATH]
 
 Stores ``--games`` started games (each 0–120 agent actions in, with snapshots) straight
 through the storage functions (bench/service_games.py: played out in a pool of processes,
@@ -22,9 +22,10 @@ the load (the cross-process path; what fails there is counted apart, labelled "s
 
 The database: ``--db`` a SQLite file (default: a temporary one; SQLite allows one process
 per file), a ``postgresql://`` URL (an empty database), or ``postgresql`` alone for a
-throwaway server (tests/pg.py; it runs with fsync off). ``--compare`` runs the same
-workload on SQLite with one process and on PostgreSQL with ``--processes`` and prints
-both in one table; the acceptance run is
+throwaway server (tests/pg.py; it runs with fsync off). ``--stored`` skips the
+populating: the database holds an earlier run's ``--games`` (to measure again, or to
+measure a change). ``--compare`` runs the same workload on SQLite with one process and on
+PostgreSQL with ``--processes`` and prints both in one table; the acceptance run is
 
     .venv/bin/python bench/service.py --compare --games 10000 --processes 2
 
@@ -54,7 +55,8 @@ from typing import Any  # noqa: E402
 
 from bench.service_games import Populated, backend_name, populate  # noqa: E402
 from bench.service_worker import PHASES, WARM_GAMES, run_worker  # noqa: E402
-from bot.storage.backends import Target, as_target, is_postgres, shown  # noqa: E402
+from bot.storage import games as rows  # noqa: E402
+from bot.storage.backends import Target, as_target, is_postgres, open_database, shown  # noqa: E402
 
 P99_TARGET_MS = 250.0
 RATE_TARGET = 100.0
@@ -255,6 +257,18 @@ def told_populated(populated: Populated, plans: list[Plan]) -> None:
         print(f"stored them in {plan.backend} in {took:.1f} s")
 
 
+async def check_stored(target: Target, games: int) -> None:
+    """Refuse ``--stored`` unless ``target`` holds ``games`` games (an earlier run's)."""
+    db = await open_database(target)
+    try:
+        async with db.reading() as conn:
+            found = await rows.count_games(conn)
+    finally:
+        await db.close()
+    if found != games:
+        raise SystemExit(f"--stored: {shown(target)} holds {found} games, not {games}")
+
+
 async def durability(target: Target) -> str:
     """How durable a commit is on ``target``'s database (the figures depend on it)."""
     if not is_postgres(target):
@@ -274,8 +288,13 @@ async def bench(args: argparse.Namespace, plans: list[Plan]) -> None:
     print(f"machine: {os.cpu_count()} cores (nproc), {busy()}; renderer: {args.render}")
     for plan in plans:
         print(f"{plan.backend}: {shown(plan.target)}; {await durability(plan.target)}")
-    populated = await populate([(str(p.target), p.target) for p in plans], args.games)
-    told_populated(populated, plans)
+    if args.stored:
+        for plan in plans:
+            await check_stored(plan.target, args.games)
+        print(f"using the {args.games} games stored by an earlier run")
+    else:
+        populated = await populate([(str(p.target), p.target) for p in plans], args.games)
+        told_populated(populated, plans)
     runs = []
     for plan in plans:
         run = await run_workers(args, plan)
@@ -316,6 +335,9 @@ def main() -> None:
     parser.add_argument("--processes", type=int, default=1)
     parser.add_argument("--shared", type=int, default=0, help="channels every process plays")
     parser.add_argument("--compare", action="store_true", help="SQLite and PostgreSQL")
+    parser.add_argument(
+        "--stored", action="store_true", help="the --db already holds an earlier run's games"
+    )
     parser.add_argument("--profile", default=None, help="cProfile each worker to PATH.K")
     parser.add_argument("--worker", type=int, default=None, help=argparse.SUPPRESS)
     args = parser.parse_args()
