@@ -53,13 +53,15 @@ import tempfile  # noqa: E402
 from dataclasses import dataclass, field  # noqa: E402
 from typing import Any  # noqa: E402
 
-from bench.service_games import Populated, backend_name, populate  # noqa: E402
+from bench.service_games import NotEmpty, Populated, backend_name, populate  # noqa: E402
 from bench.service_worker import PHASES, WARM_GAMES, run_worker  # noqa: E402
 from bot.storage import games as rows  # noqa: E402
 from bot.storage.backends import Target, as_target, is_postgres, open_database, shown  # noqa: E402
 
 P99_TARGET_MS = 250.0
 RATE_TARGET = 100.0
+WORKERS_DB = "TITANBOT_BENCH_DB"
+"""The variable that tells the workers their database."""
 THROWAWAY = "postgresql"
 """``--db`` for a throwaway PostgreSQL server of the benchmark's own."""
 
@@ -134,7 +136,7 @@ def report(label: str, ms: list[float]) -> None:
 
 def worker_command(args: argparse.Namespace, plan: Plan, index: int) -> list[str]:
     command = [sys.executable, str(Path(__file__).resolve()), "--worker", str(index)]
-    command += ["--db", str(plan.target), "--processes", str(plan.processes)]
+    command += ["--processes", str(plan.processes)]
     command += ["--games", str(args.games), "--samples", str(args.samples)]
     command += ["--concurrent", str(args.concurrent), "--seconds", str(args.seconds)]
     command += ["--render", args.render, "--shared", str(args.shared)]
@@ -156,7 +158,8 @@ async def heard(worker: asyncio.subprocess.Process) -> dict[str, Any]:
 async def run_workers(args: argparse.Namespace, plan: Plan) -> Run:
     """Start the plan's workers, move them through the phases together, pool what they
     measured."""
-    env = {**os.environ, "PYTHONPATH": str(HERE.parent)}
+    # The target in the environment: a URL's password stays out of the process list.
+    env = {**os.environ, "PYTHONPATH": str(HERE.parent), WORKERS_DB: str(plan.target)}
     workers = [
         await asyncio.create_subprocess_exec(
             *worker_command(args, plan, index),
@@ -342,6 +345,7 @@ def main() -> None:
     parser.add_argument("--worker", type=int, default=None, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.worker is not None:
+        args.db = os.environ[WORKERS_DB]
         run_worker(args)
         return
     postgres = args.db is not None and (args.db == THROWAWAY or is_postgres(args.db))
@@ -352,7 +356,10 @@ def main() -> None:
         parser.error("--shared must leave each process games of its own")
     with contextlib.ExitStack() as stack:
         folder = Path(stack.enter_context(tempfile.TemporaryDirectory()))
-        asyncio.run(bench(args, plans_of(args, folder, stack)))
+        try:
+            asyncio.run(bench(args, plans_of(args, folder, stack)))
+        except NotEmpty as refused:
+            raise SystemExit(str(refused)) from None
 
 
 if __name__ == "__main__":
