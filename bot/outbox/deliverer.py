@@ -132,6 +132,15 @@ class Deliverer:
         while busy := [w for w in self._workers.values() if not w.done()]:
             await asyncio.gather(*busy, return_exceptions=True)
 
+    async def finish(self) -> None:
+        """A graceful stop's first half: look no more for news nobody delivers, and say
+        what is under way (then :meth:`close`)."""
+        if self._sweeper is not None:
+            self._sweeper.cancel()
+            await asyncio.gather(self._sweeper, return_exceptions=True)
+            self._sweeper = None
+        await self.idle()
+
     async def close(self) -> None:
         """Stop delivering; what is waiting stays in the outbox for the next start."""
         self._closed = True

@@ -113,7 +113,7 @@ async def main(dsn: str, index: int, seconds: float, epoch: float) -> None:
     # says what it stores after this one stops.
     assert service.scheduler is not None and service.deliverer is not None
     await service.scheduler.close()
-    await service.deliverer.idle()
+    await service.deliverer.finish()
     await service.close()
     print(f"done {json.dumps(dict(accepted))} {refused}", flush=True)
 
