@@ -116,6 +116,9 @@ class StubDiscord:
         self._called("edit")
         return "sent"
 
+    def measure(self, message: Message) -> int:
+        return len(message.text)
+
     async def unbutton(self, channel: int, message_id: int) -> None:
         self._called("unbutton")
 

@@ -27,6 +27,7 @@ from pathlib import Path
 from bot.context import Caller, Place
 from bot.dialect import TERMINAL
 from bot.narration.describe import waiting_for
+from bot.offers import Offers
 from bot.replies import Attachment, Message, Replies
 from bot.service import GameService
 from bot.storage.backends import Target
@@ -61,6 +62,19 @@ def visible(text: str) -> str:
     return "".join(
         c if c in "\n\t" or unicodedata.category(c) != "Cc" else repr(c)[1:-1] for c in text
     )
+
+
+def choice_lines(offers: Offers) -> str:
+    """A private step's choices as the commands to type, one a line."""
+    lines = [f"  `{o.command}` — {o.label}" for o in offers.items]
+    for menu in offers.menus:
+        if menu.prefix is None:
+            lines += [f"  `{o.command}` — {o.label}" for o in menu.options]
+        else:
+            names = ", ".join(o.label for o in menu.options)
+            count = str(menu.least) if menu.least == menu.most else f"{menu.least} to {menu.most}"
+            lines.append(f"  `{menu.prefix} …` — {count} of {names}")
+    return TERMINAL.render("\n".join(lines))
 
 
 class Console:
@@ -219,6 +233,8 @@ class Console:
             label = "refused" if replies.error else f"to {speaker}"
             answer = await self.service.paint(replies.ephemeral) if paint else None
             self.write(f"[{label}] " + self._text(answer or replies.ephemeral))
+            if replies.ephemeral.offers is not None:
+                self.write(choice_lines(replies.ephemeral.offers))
 
     def text(self, message: Message) -> str:
         """``message`` as the terminal shows it (pictures and files saved first)."""
@@ -282,6 +298,9 @@ class ConsoleTransport:
         self.console.write(self.console.text(replace(message, text=added)))
         return "printed"
 
+    def measure(self, message: Message) -> int:
+        return len(message.text)
+
     async def unbutton(self, channel: int, message_id: int) -> None:
         return None
 
@@ -323,6 +342,8 @@ class ConsoleTransport:
     async def answer(self, reply_to: str | None, message: Message | None, user: int | None) -> str:
         if message is not None:
             self.console.write(f"[to {self.console.name(user)}] " + self.console.text(message))
+            if message.offers is not None:
+                self.console.write(choice_lines(message.offers))
         return "printed"
 
     async def tell(self, reply_to: str, message: Message) -> str:

@@ -35,6 +35,9 @@ class Caller:
     cause: str | None = None
     stands_in: frozenset[int] = frozenset()
     """The away players who named this user their stand-in (``away … standin @user``)."""
+    step: bool = False
+    """The command was chosen in a private step of a decision: its answer shows the next
+    step (:mod:`bot.offers.steps`)."""
 
     def seat_in(self, game: Game) -> int | None:
         """The caller's seat in ``game``: their own, or else the seat of a player they stand

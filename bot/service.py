@@ -45,8 +45,9 @@ from bot.context import Caller, Context, Place, Version
 from bot.handlers.ai_seats import ai_caller, ai_choice, ai_play, merge, waiting_ai
 from bot.handlers.info import INFO
 from bot.handlers.lobby import LOBBY
-from bot.handlers.play import play
+from bot.handlers.play import Unconfirmed, play
 from bot.offers import Offers, public_offers
+from bot.offers.board import lobby_offers
 from bot.outbox.codec import Drawing
 from bot.outbox.deliverer import Deliverer
 from bot.outbox.transport import Transport
@@ -243,9 +244,13 @@ class GameService:
         expect: Version | None = None,
         reply_to: str | None = None,
         note: str | None = None,
+        step: bool = False,
     ) -> Replies:
         """Run the command line ``text`` sent by ``caller`` in ``place`` (see
-        :meth:`execute`)."""
+        :meth:`execute`); ``step``: it was chosen in a private step of a decision (its
+        answer shows the next step)."""
+        if step:
+            caller = replace(caller, step=True)
         try:
             command = parse_command(text)
         except TitanError as exc:
@@ -264,7 +269,8 @@ class GameService:
         reply_to: str | None = None,
         note: str | None = None,
     ) -> Replies:
-        """Run an engine action directly (buttons and select menus built from legal actions)."""
+        """Run an engine action directly, as the caller's exact intent (a program's: no
+        second look is asked for, :mod:`bot.second_look`)."""
         return await self.execute(
             place, caller, action, expect=expect, reply_to=reply_to, note=note
         )
@@ -306,6 +312,8 @@ class GameService:
                     place.channel,
                     partial(self._run, place, caller, command, expect, reply_to, note),
                 )
+            except Unconfirmed as question:
+                return question.replies()
             except TitanError as exc:
                 return Replies.refusal(str(exc))
             except Exception:
@@ -464,7 +472,11 @@ class GameService:
             ended = await game_ended(unit.connection, before.id)
             replies = replace(replies, elsewhere=(*replies.elsewhere, *ended))
         if replies.public is not None and now is not None and now.state is not None:
-            offers = Offers(now.id, now.n, tuple(public_offers(now.state)))
+            offers = Offers.of(now.id, now.n, public_offers(now.state))
+            replies = replace(replies, public=replace(replies.public, offers=offers))
+        elif replies.public is not None and now is not None and replies.public.offers is None:
+            seated = lobby_offers(len(now.seats), now.settings.players)
+            offers = Offers.of(now.id, now.n, seated)
             replies = replace(replies, public=replace(replies.public, offers=offers))
         game = now if now is not None else before
         if replies.private and game is not None and game.state is not None:

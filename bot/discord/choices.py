@@ -2,7 +2,9 @@
 
 The service compares the version under the game's lock, so a click on a choice the game has
 moved past — or a second click on the same button — changes nothing and is answered to the
-clicker alone.
+clicker alone. A click in a private message (a step of a decision, a confirmation) is
+answered in that message: the next step replaces it, and once the decision is made it
+shows the next one or goes (:mod:`bot.discord.deliver`). *Go back* drops it.
 """
 
 from __future__ import annotations
@@ -12,9 +14,10 @@ from typing import Any
 import discord
 
 from bot.context import Version
-from bot.discord.deliver import deliver_choice
+from bot.discord.deliver import deliver_choice, in_private
 from bot.discord.errors import report
 from bot.discord.host import caller_of, place_of
+from bot.offers.model import BACK
 
 
 async def choose(
@@ -23,11 +26,18 @@ async def choose(
     """Run a clicked command, if the game is still at the version it was offered for."""
     try:
         await interaction.response.defer()
+        private = in_private(interaction)
+        if verb == BACK:
+            if private:
+                await interaction.delete_original_response()
+            return
         service = interaction.client.service
         expect = Version(game_id, version)
-        reply_to = interaction.client.reference(interaction, "click")
+        reply_to = interaction.client.reference(interaction, "step" if private else "click")
         place, caller = place_of(interaction), caller_of(interaction)
-        replies = await service.submit(place, caller, verb, expect=expect, reply_to=reply_to)
+        replies = await service.submit(
+            place, caller, verb, expect=expect, reply_to=reply_to, step=private
+        )
         await deliver_choice(interaction, replies)
     except Exception as exc:
         await report(interaction, exc)

@@ -1,12 +1,18 @@
 """Buttons and menus drawing the choices a message offers (:class:`~bot.offers.Offers`).
 
 What is offered is decided by the service (:mod:`bot.offers`: a public message carries only
-what the channel may know); this module only draws it. Each button carries a command of the
-shared language; its custom id is ``titan:<game>:<command>:<version>`` (a menu's is
-``titan:<game>:pick:<version>``), the version being the game's action count when the
-choice was offered. The items are :class:`discord.ui.DynamicItem` s registered at start-up,
-so they work after a restart; a click goes to the bot's ``choose`` (see
-:mod:`bot.discord.choices`).
+what the channel may know); this module only draws it, within Discord's limits: five rows
+a message, each a menu or up to five buttons; 25 options a menu; labels of 80 characters
+(100 in a menu); custom ids of 100.
+
+Each button carries a command of the shared language: its custom id is
+``titan:<game>:<command>:<version>``, the version being the game's action count when the
+choice was offered. A menu's is ``titan:<game>:pick:<version>`` (``pick#2`` for a second
+menu), its options' values being the commands; a menu of several options at once carries
+the command they complete, ``titan:<game>:pick <prefix>:<version>``. A button whose id
+would be too long goes into a menu of its own (a value may have 100 characters). The
+items are :class:`discord.ui.DynamicItem` s registered at start-up, so they work after a
+restart; a click goes to the bot's ``choose`` (see :mod:`bot.discord.choices`).
 """
 
 from __future__ import annotations
@@ -16,25 +22,33 @@ from typing import Any
 
 import discord
 
-from bot.offers import Offer, Offers, Style
+from bot.offers import Menu, Offer, Offers, Style
+from bot.offers.model import MAX_ROWS, ROW
 
-BUTTON_ID = r"titan:(?P<game>[0-9]+):(?!pick:)(?P<verb>[^:]+):(?P<version>[0-9]+)"
-MENU_ID = r"titan:(?P<game>[0-9]+):pick:(?P<version>[0-9]+)"
+BUTTON_ID = r"titan:(?P<game>[0-9]+):(?!pick[:# ])(?P<verb>[^:]+):(?P<version>[0-9]+)"
+MENU_ID = r"titan:(?P<game>[0-9]+):pick(?P<tag>[# ][^:]*)?:(?P<version>[0-9]+)"
 MAX_ID = 100
 MAX_LABEL = 80
 MAX_OPTION = 100
-MAX_BUTTONS = 20
-"""Four rows of five: the fifth row stays free."""
 MAX_OPTIONS = 25
 _STYLES = {
     Style.PRIMARY: discord.ButtonStyle.primary,
     Style.QUIET: discord.ButtonStyle.secondary,
     Style.DANGER: discord.ButtonStyle.danger,
+    Style.GOOD: discord.ButtonStyle.success,
 }
 
 
 def custom_id(game: int, verb: str, version: int) -> str:
     return f"titan:{game}:{verb}:{version}"
+
+
+def menu_id(game: int, version: int, index: int, prefix: str | None) -> str:
+    """A menu's custom id: the first single menu ``pick``, the next ``pick#2``…; a menu of
+    several options at once ``pick <prefix>``."""
+    if prefix is not None:
+        return f"titan:{game}:pick {prefix}:{version}"
+    return f"titan:{game}:pick{'' if index == 0 else f'#{index + 1}'}:{version}"
 
 
 class ActionButton(discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]], template=BUTTON_ID):
@@ -47,11 +61,13 @@ class ActionButton(discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]], t
         version: int,
         label: str | None = None,
         style: discord.ButtonStyle = discord.ButtonStyle.primary,
+        row: int | None = None,
     ) -> None:
         button: discord.ui.Button[discord.ui.View] = discord.ui.Button(
             label=(label or verb)[:MAX_LABEL],
             style=style,
             custom_id=custom_id(game, verb, version),
+            row=row,
         )
         super().__init__(button)
         self.game, self.verb, self.version = game, verb, version
@@ -68,52 +84,97 @@ class ActionButton(discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]], t
 
 
 class ActionMenu(discord.ui.DynamicItem[discord.ui.Select[discord.ui.View]], template=MENU_ID):
-    """A menu of commands of the game at one version (for up to 25 choices)."""
+    """A menu of commands of the game at one version (up to 25 choices), or of options
+    completing one command (``prefix``: several picked at once)."""
 
-    def __init__(self, game: int, version: int, offers: list[Offer]) -> None:
+    def __init__(
+        self,
+        game: int,
+        version: int,
+        menu: Menu,
+        index: int = 0,
+        row: int | None = None,
+    ) -> None:
         options = [
-            discord.SelectOption(label=o.label[:MAX_OPTION], value=o.command) for o in offers
+            discord.SelectOption(
+                label=o.label[:MAX_OPTION],
+                value=o.command,
+                description=o.detail[:MAX_OPTION] if o.detail else None,
+            )
+            for o in menu.options[:MAX_OPTIONS]
         ]
-        menu: discord.ui.Select[discord.ui.View] = discord.ui.Select(
-            custom_id=f"titan:{game}:pick:{version}", options=options, placeholder="Choose…"
+        least = min(menu.least, len(options)) if menu.prefix is not None else 1
+        most = min(menu.most, len(options)) if menu.prefix is not None else 1
+        select: discord.ui.Select[discord.ui.View] = discord.ui.Select(
+            custom_id=menu_id(game, version, index, menu.prefix),
+            options=options,
+            placeholder=menu.placeholder[:150],
+            min_values=least,
+            max_values=most,
+            row=row,
         )
-        super().__init__(menu)
-        self.game, self.version = game, version
+        super().__init__(select)
+        self.game, self.version, self.prefix = game, version, menu.prefix
 
     @classmethod
     async def from_custom_id(
         cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
     ) -> ActionMenu:
         options = item.options if isinstance(item, discord.ui.Select) else []
-        offers = [Offer(o.label, o.value) for o in options]
-        return cls(int(match["game"]), int(match["version"]), offers)
+        tag = match["tag"] or ""
+        prefix = tag[1:] if tag.startswith(" ") else None
+        offers = tuple(Offer(o.label, o.value) for o in options)
+        menu = Menu("", offers, prefix, least=1, most=max(1, len(offers)))
+        return cls(int(match["game"]), int(match["version"]), menu)
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        await interaction.client.choose(interaction, self.game, self.item.values[0], self.version)
+        picked = list(self.item.values)
+        command = picked[0] if self.prefix is None else " ".join((self.prefix, *picked))
+        await interaction.client.choose(interaction, self.game, command, self.version)
 
 
 DYNAMIC_ITEMS = (ActionButton, ActionMenu)
 
 
+def _fits_button(offers: Offers, offer: Offer) -> bool:
+    return (
+        ":" not in offer.command
+        and len(custom_id(offers.game, offer.command, offers.version)) <= MAX_ID
+    )
+
+
+def _fits_menu(offers: Offers, menu: Menu, index: int) -> bool:
+    if (
+        menu.prefix is not None
+        and len(menu_id(offers.game, offers.version, index, menu.prefix)) > MAX_ID
+    ):
+        return False
+    return all(len(o.command) <= MAX_OPTION for o in menu.options)
+
+
 def choices_view(offers: Offers | None) -> discord.ui.View | None:
-    """Buttons for up to 20 choices, a menu for up to 25, else nothing."""
+    """The offers as rows of buttons and menus (None when there are none). A button whose
+    custom id would be too long joins a menu; what does not fit five rows is left out
+    (the offers are built to fit: :func:`bot.offers.fits`)."""
     if offers is None:
         return None
-    fitting = {
-        o.command: o
-        for o in offers.items
-        if ":" not in o.command
-        and len(o.command) <= MAX_OPTION
-        and len(custom_id(offers.game, o.command, offers.version)) <= MAX_ID
-    }
-    items = list(fitting.values())
-    if not items or len(items) > MAX_OPTIONS:
+    buttons = [o for o in offers.items if _fits_button(offers, o)]
+    long = tuple(o for o in offers.items if o not in buttons and len(o.command) <= MAX_OPTION)
+    menus = [*offers.menus, *([Menu("More…", long)] if long else [])]
+    menus = [m for i, m in enumerate(menus) if m.options and _fits_menu(offers, m, i)]
+    if not buttons and not menus:
         return None
     view = discord.ui.View(timeout=None)
-    if len(items) <= MAX_BUTTONS:
-        for o in items:
-            button = ActionButton(offers.game, o.command, offers.version, o.label, _STYLES[o.style])
-            view.add_item(button)
-    else:
-        view.add_item(ActionMenu(offers.game, offers.version, items))
+    row = 0
+    for index, menu in enumerate(menus[:MAX_ROWS]):
+        view.add_item(ActionMenu(offers.game, offers.version, menu, index, row=row))
+        row += 1
+    for start in range(0, len(buttons), ROW):
+        if row >= MAX_ROWS:
+            break
+        for o in buttons[start : start + ROW]:
+            view.add_item(
+                ActionButton(offers.game, o.command, offers.version, o.label, _STYLES[o.style], row)
+            )
+        row += 1
     return view

@@ -7,6 +7,8 @@ response is edited into the answer, with its picture (drawn first) and its choic
 
 from __future__ import annotations
 
+from typing import Any
+
 import discord
 
 from bot.discord.components import choices_view
@@ -46,12 +48,25 @@ async def deliver_command(interaction: TitanInteraction, replies: Replies, recei
     await answer(interaction, await service.paint(replies.ephemeral) or Message(f"✓ `{receipt}`"))
 
 
+def in_private(interaction: discord.Interaction[Any]) -> bool:
+    """Whether the click was made in a message only the clicker sees (a private step)."""
+    message = interaction.message
+    return message is not None and message.flags.ephemeral
+
+
 async def deliver_choice(interaction: TitanInteraction, replies: Replies) -> None:
-    """A clicked choice: a refusal or an answer only to the clicker; after a stored change
-    the used choices leave the clicked message (the deliverer says the rest)."""
+    """A clicked choice: a refusal, a step or a confirmation only to the clicker (in the
+    private message clicked, else in a new one); after a stored change the used choices
+    leave a public message clicked (the deliverer says the rest, and answers a private
+    message with the next step, or drops it)."""
+    private = in_private(interaction)
     if replies.stored:
-        await interaction.edit_original_response(view=None)
+        if not private:
+            await interaction.edit_original_response(view=None)
         return
     service = interaction.client.service
-    mine = await service.paint(replies.ephemeral)
-    await tell(interaction, mine or Message("Nothing happened."))
+    mine = await service.paint(replies.ephemeral) or Message("Nothing happened.")
+    if private:
+        await answer(interaction, mine)
+    else:
+        await tell(interaction, mine)

@@ -20,12 +20,15 @@ PLAIN = Slash()
 """Commands named without a tree: hints stay as written."""
 
 
-def content(message: Message, prefix: str = "", dialect: Dialect = PLAIN) -> str:
+def content(
+    message: Message, prefix: str = "", dialect: Dialect = PLAIN, *, whole: bool = False
+) -> str:
     """The message's text, its pings first, its command hints as slash commands
-    (:mod:`bot.dialect`), within Discord's 2,000 characters."""
+    (:mod:`bot.dialect`), within Discord's 2,000 characters (``whole``: as long as it is,
+    to measure it)."""
     pings = " ".join(f"<@{user}>" for user in message.mention)
     text = " ".join(part for part in (pings, prefix + dialect.render(message.text)) if part)
-    return shorten(text, MAX_CONTENT)
+    return text if whole else shorten(text, MAX_CONTENT)
 
 
 def picture(message: Message, limit: int) -> discord.File | None:

@@ -157,6 +157,15 @@ def _simple(verb: str) -> Spec:
     return Spec(verb)
 
 
+CONFIRM = Word("confirm", keyword="confirm", flag=True)
+"""``confirm``: the command was thought over (no second look is asked for)."""
+
+
+def _confirmed(verb: str, *words: Word, kinds: tuple[type[a.Action], ...] = ()) -> Spec:
+    """A command that may throw something away (:mod:`bot.second_look`), with ``confirm``."""
+    return Spec(verb, (*words, CONFIRM), kinds)
+
+
 # --- lobby -----------------------------------------------------------------------------------
 NEW = Spec(
     "new",
@@ -195,7 +204,7 @@ SPLIT = Spec(
     (a.Split,),
 )
 UNSPLIT = Spec("unsplit", (Word("legion", "marker"),), (a.UndoSplit,))
-ROLL, MULLIGAN = _simple("roll"), _simple("mulligan")
+ROLL, MULLIGAN = _confirmed("roll"), _simple("mulligan")
 MOVE = Spec(
     "move",
     (
@@ -208,15 +217,15 @@ MOVE = Spec(
     (a.Move,),
 )
 TAKEBACK = Spec("takeback", (Word("legion", "legion"),), (a.TakeBack,))
-DONE = Spec("done", (Word("keep", keyword="keep", many=True),))
+DONE = _confirmed("done", Word("keep", keyword="keep", many=True))
 MUSTER = Spec("muster", (Word("legion", "legion"), Word("recruit", "recruit")), (a.Muster,))
 
 # --- engagements -----------------------------------------------------------------------------
 ENGAGE = Spec("engage", (Word("land", "land"),), (a.Engage,))
-FLEE, FIGHT, CONCEDE = _simple("flee"), _simple("fight"), _simple("concede")
+FLEE, FIGHT, CONCEDE = _simple("flee"), _simple("fight"), _confirmed("concede")
 NOMORE, DECLINE = _simple("nomore"), _simple("decline")
-PROPOSE = Spec("propose", (Word("eliminate"), Word("lose", keyword="lose", many=True)))
-ACCEPT = Spec("accept", (Word("number", "number"),), (a.Accept,))
+PROPOSE = _confirmed("propose", Word("eliminate"), Word("lose", keyword="lose", many=True))
+ACCEPT = _confirmed("accept", Word("number", "number"), kinds=(a.Accept,))
 ACQUIRE = Spec("acquire", (Word("lord", "lord"),), (a.Acquire,))
 
 # --- battles ---------------------------------------------------------------------------------
@@ -244,11 +253,11 @@ RANGESTRIKE = Spec(
 )
 SUMMON = Spec("summon", (Word("donor", "donor"), Word("lord", "lord")), (a.Summon,))
 REINFORCE = Spec("reinforce", (Word("recruit", "recruit"),), (a.Reinforce,))
-INSIST = _simple("insist")
+INSIST = _confirmed("insist")
 ACCEPT_CONCESSION = _simple("accept")
 
 # --- the whole game and information ----------------------------------------------------------
-WITHDRAW, EXPIRE = _simple("withdraw"), _simple("expire")
+WITHDRAW, EXPIRE = _confirmed("withdraw"), _simple("expire")
 REVEAL = Spec(
     "reveal", (Word("legion", "marker"), Word("characters", "characters", many=True)), (a.Reveal,)
 )

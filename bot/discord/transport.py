@@ -36,6 +36,7 @@ from bot.discord.components import choices_view
 from bot.discord.messages import PLAIN, content, extras, files, pings
 from bot.discord.requests import guarded
 from bot.outbox.transport import DmsClosed, Expired, Refused
+from bot.outbox.writer import RECEIPT
 from bot.replies import Message
 
 log = logging.getLogger(__name__)
@@ -177,6 +178,9 @@ class DiscordTransport:
         except discord.HTTPException as exc:  # a message deleted, a thread archived: no matter
             log.info("the choices of message %s stay: %s", message_id, exc)
 
+    def measure(self, message: Message) -> int:
+        return len(content(message, dialect=self.dialect, whole=True))
+
     async def open_thread(self, channel: int, message_id: int, name: str) -> int:
         target = self._target(channel)
         for needed in THREADING:
@@ -279,6 +283,9 @@ class DiscordTransport:
 
     # --- the caller ------------------------------------------------------------------------
     async def answer(self, reply_to: str | None, message: Message | None, user: int | None) -> str:
+        """The caller's answer: a slash command's deferred response, or a private step's
+        message, becomes it; with nothing to say (the channel's news shows what was done)
+        that response goes without a word; a click on a public message needs none."""
         if reply_to is None:
             return "nothing to answer"
         ref = InteractionRef.from_json(reply_to)
@@ -286,14 +293,20 @@ class DiscordTransport:
             return "nothing to say: the click's message shows what it did"
         if not self._alive(ref):
             raise Expired("the interaction has expired")
-        shown = message or Message(f"✓ `{ref.receipt}`")
         live = self._live.get(ref.token, (0.0, None))[1]
+        in_place = live if ref.kind in ("command", "step") else None
         try:
-            if ref.kind == "command" and live is not None:
+            if message is None:
+                if in_place is not None:
+                    await guarded(in_place.delete_original_response())
+                    return "acknowledged: the news shows what was done"
+                return "nothing to say: the news shows what was done"
+            shown = Message(f"✓ `{ref.receipt}`") if message.text == RECEIPT else message
+            if in_place is not None:
                 await guarded(
-                    live.edit_original_response(
+                    in_place.edit_original_response(
                         content=content(shown, dialect=self.dialect),
-                        attachments=files(shown, live.filesize_limit),
+                        attachments=files(shown, in_place.filesize_limit),
                         view=choices_view(shown.offers),
                         allowed_mentions=discord.AllowedMentions.none(),
                     )

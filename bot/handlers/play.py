@@ -14,13 +14,18 @@ from bot.context import Context
 from bot.legality import legal
 from bot.narration.battle_text import battle_picture
 from bot.narration.describe import contents_by_seat, own_legions_text, waiting_for
+from bot.narration.heading import WAITING, heading
 from bot.narration.narrate import Names, narrate, private_events
+from bot.offers import FOLLOWS, Offer, Offers, Style, step
+from bot.offers.board import current_kind
+from bot.offers.model import BACK
 from bot.records.proof import reveal_line
 from bot.replies import Battle, BattleStage, Message, Picture, PictureKind, Replies
+from bot.second_look import cost
 from bot.storage import games as rows
 from bot.storage.connection import Connection
 from bot.storage.record import Game, store_action
-from bot.syntax import Command, to_action
+from bot.syntax import Command, format_action, to_action
 from engine.errors import IllegalAction, NotYourTurn, WrongPhase
 from engine.game import actions as a
 from engine.game.apply import apply
@@ -54,35 +59,101 @@ def _cause(ctx: Context, game: Game) -> str | None:
     return ctx.caller.cause
 
 
+class Unconfirmed(IllegalAction):
+    """An action that would throw something away, not yet confirmed: nothing is done, and
+    the player is asked (:mod:`bot.second_look`)."""
+
+    def __init__(self, text: str, command: str, game: int, version: int, back: str | None):
+        super().__init__(text)
+        self.command, self.game, self.version, self.back = command, game, version, back
+
+    def replies(self) -> Replies:
+        """The question: what would be lost, with *Confirm* and *Go back*."""
+        yes = Offer("Confirm", f"{self.command} {CONFIRM}", Style.DANGER)
+        no = Offer("Go back", self.back or BACK, Style.QUIET)
+        text = f"{self}\nReally? Nothing is done until you confirm."
+        return Replies(ephemeral=Message(text, offers=Offers(self.game, self.version, (yes, no))))
+
+
+CONFIRM = "confirm"
+"""The last word of a command given after its second look (``done confirm``)."""
+
+
+def confirmed(request: Command | a.Action) -> tuple[Command | a.Action, bool]:
+    """The request without its ``confirm`` word, and whether it is confirmed: a command
+    ending with ``confirm``, or an engine action given as such (a program's exact intent,
+    such as a test's or a benchmark's; players give commands)."""
+    if not isinstance(request, Command):
+        return request, True
+    if request.words[-1:] and request.words[-1].lower() == CONFIRM:
+        return replace(request, words=request.words[:-1]), True
+    return request, False
+
+
 async def play(ctx: Context, game: Game, request: Command | a.Action) -> tuple[Replies, Game]:
     """Apply a command (or an engine action) for the caller and store it.
 
     Returns the replies and the updated game; raises a :class:`TitanError` (nothing
-    stored) when the command is malformed, out of turn or illegal.
+    stored) when the command is malformed, out of turn or illegal, and
+    :class:`Unconfirmed` when it would throw something away and was not confirmed. A
+    command chosen in a private step is answered with that decision's next step.
     """
     state = game.playing()
     seat = ctx.caller.seat_in(game)
     if seat is None:
         raise IllegalAction("you are not playing in this game (you may watch: `status`)")
+    request, sure = confirmed(request)
     if isinstance(request, Command):
         check_turn(game, state, seat, request.verb in ANYTIME_VERBS)
         action = to_action(request, state, seat)
     else:
         check_turn(game, state, seat, isinstance(request, ANYTIME))
         action = request
-    after, events = apply(state, seat, action)
+    after, events = apply(state, seat, action)  # the rules first: a refusal says why
+    lost = None if sure or not _asked(ctx, game, seat) else cost(state, seat, action)
+    if lost is not None:
+        kind = FOLLOWS.get(type(action)) if ctx.caller.step else None
+        back = f"choices {kind}" if kind is not None else None
+        raise Unconfirmed(lost, format_action(action), game.id, game.n, back)
     async with ctx.db.transaction() as db:
         updated = await store_action(
             db, game, seat, action, events, after, ctx.snapshot_every, cause=_cause(ctx, game)
         )
         updated, host = await hand_over_host(db, updated)
     replies = replies_after(updated, state, seat, action, events)
+    if ctx.caller.step:
+        replies = replace(replies, ephemeral=next_step(updated, seat, action))
     if host is not None and replies.public is not None:
         line = f"The host's powers pass to **{updated.name_of(updated.seat_of(host) or 0)}**."
-        replies = replace(
-            replies, public=replace(replies.public, text=f"{replies.public.text}\n{line}")
-        )
+        replies = replace(replies, public=with_news(replies.public, line))
     return replies, updated
+
+
+def with_news(message: Message, line: str) -> Message:
+    """``message`` with one more line of news, before the prompt that ends it."""
+    lines = message.text.split("\n")
+    at = len(lines) - 1 if lines[-1].startswith(WAITING) else len(lines)
+    return replace(message, text="\n".join([*lines[:at], line, *lines[at:]]))
+
+
+def _asked(ctx: Context, game: Game, seat: int) -> bool:
+    """Whether the player gives this action themselves, and so is asked to confirm what
+    it throws away (not a computer player, a deadline's answer or an organiser's tool)."""
+    caller = ctx.caller
+    return caller.cause is None and not caller.on_behalf and not game.is_ai(seat)
+
+
+def next_step(game: Game, seat: int, action: a.Action) -> Message | None:
+    """After an action chosen in a private step, the first step of the same kind again
+    while the decision goes on (the next legion to move, split or muster)."""
+    kind = FOLLOWS.get(type(action))
+    state = game.playing()
+    if kind is None or to_act(state) != seat or current_kind(state, seat) != kind:
+        return None
+    found = step(state, seat, kind)
+    if not found.choices:
+        return None
+    return Message(found.text, offers=Offers.of(game.id, game.n, found.choices))
 
 
 async def hand_over_host(db: Connection, game: Game) -> tuple[Game, int | None]:
@@ -124,7 +195,8 @@ def announce(
     game: Game, names: Names, seat: int | None, events: Sequence[Event], action: a.Action | None,
     before: GameState | None = None,
 ) -> Message:  # fmt: skip
-    """What happened in words (the end reveals the dice's seed and salt, see
+    """Where the game stands (:func:`~bot.narration.heading.heading`), what happened in
+    words (the end reveals the dice's seed and salt, see
     :mod:`bot.records.proof`), the board as it is now, and a ping for the next decision
     when it passed to someone else: an action that leaves the game waiting on the same
     player (a queued withdrawal, anything given out of turn) pings nobody — that player
@@ -134,17 +206,19 @@ def announce(
     a battle is fought) and says where a battle's news goes (:class:`Battle`).
     """
     state = game.playing()
+    battle = battle_stage(before, state, events)
+    head = heading(state, in_battle=battle is not None and battle.stage is BattleStage.DURING)
     lines = told(game, names, events) or [f"{names.seat(seat)} made a private decision."]
     waiting, task = waiting_for(state)
     mention: tuple[int, ...] = ()
     if waiting is not None:
-        lines.append(f"Waiting for **{game.name_of(waiting)}** to {task}.")
+        lines.append(f"{WAITING}{game.name_of(waiting)}** to {task}.")
         handed_over = before is None or to_act(before) != waiting
         if waiting != seat and handed_over and not game.is_ai(waiting):
             mention = (game.user_of(waiting),)
     picture = board_picture(state, action, events, before)
-    battle = battle_stage(before, state, events)
-    return Message("\n".join(lines), picture, mention=mention, battle=battle)
+    text = "\n".join([*([head] if head else []), *lines])
+    return Message(text, picture, mention=mention, battle=battle)
 
 
 def told(game: Game, names: Names, events: Sequence[Event]) -> list[str]:

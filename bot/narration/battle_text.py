@@ -14,10 +14,14 @@ from engine.events import Event
 from engine.game.battle_flow import battle_of
 from engine.game.state import GameState
 
-_CONCEDE_OR_DONE = "concede {when} (`concede`) or not (`done`)"
+_CONCEDE_OR_DONE = "fight on (`done`) or concede {when} (`concede`)"
+_OPENING = (
+    "fight the battle (`done`) or concede it before anyone enters (`concede`), now that "
+    "both legions are shown"
+)
 _STEPS = {
-    BattleStep.OPEN_ATTACKER: "concede before anyone enters (`concede`) or fight (`done`)",
-    BattleStep.OPEN_DEFENDER: "concede before anyone enters (`concede`) or fight (`done`)",
+    BattleStep.OPEN_ATTACKER: _OPENING,
+    BattleStep.OPEN_DEFENDER: _OPENING,
     BattleStep.REINFORCE: "take a reinforcement (`reinforce CHARACTER`) or not (`done`)",
     BattleStep.SUMMON: "summon an Angel or Archangel (`summon DONOR LORD`) or not (`done`)",
     BattleStep.DRIFT: _CONCEDE_OR_DONE.format(when="before the drift damage"),

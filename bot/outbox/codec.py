@@ -10,7 +10,7 @@ import json
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from bot.offers import Offer, Offers, Style
+from bot.offers import Menu, Offer, Offers, Style
 from bot.replies import Battle, BattleMarks, BattleStage, Message, Picture, PictureKind
 from engine.game.state import GameState
 
@@ -51,8 +51,13 @@ def message_to_json(message: Message) -> str:
         data["progress"] = message.progress
     if message.offers is not None:
         offers = message.offers
-        items = [[o.label, o.command, o.style.value] for o in offers.items]
+        items = [_offer(o) for o in offers.items]
         data["offers"] = [offers.game, offers.version, items]
+        if offers.menus:
+            data["menus"] = [
+                [m.placeholder, [_offer(o) for o in m.options], m.prefix, m.least, m.most]
+                for m in offers.menus
+            ]
     return json.dumps(data, separators=(",", ":"), ensure_ascii=False)
 
 
@@ -62,8 +67,12 @@ def message_from_json(text: str) -> Stored:
     offers = None
     if "offers" in data:
         game, version, items = data["offers"]
-        choices = tuple(Offer(label, command, Style(style)) for label, command, style in items)
-        offers = Offers(int(game), int(version), choices)
+        menus = tuple(
+            Menu(str(placeholder), tuple(_read_offer(o) for o in options), prefix, least, most)
+            for placeholder, options, prefix, least, most in data.get("menus", ())
+        )
+        buttons = tuple(_read_offer(item) for item in items)
+        offers = Offers(int(game), int(version), buttons, menus)
     drawing = None
     if "picture" in data:
         kind, viewer, land, marks = data["picture"]
@@ -78,6 +87,17 @@ def message_from_json(text: str) -> Stored:
         progress=data.get("progress"),
     )  # fmt: skip
     return Stored(message, drawing)
+
+
+def _offer(offer: Offer) -> list[Any]:
+    found: list[Any] = [offer.label, offer.command, offer.style.value]
+    return [*found, offer.detail] if offer.detail is not None else found
+
+
+def _read_offer(item: list[Any]) -> Offer:
+    """An offer as stored: label, command, style and (since menus) a detail."""
+    label, command, style, *more = item
+    return Offer(str(label), str(command), Style(style), more[0] if more else None)
 
 
 def _marks(raw: dict[str, Any] | None) -> BattleMarks | None:

@@ -244,7 +244,8 @@ class Deliverer:
 
     async def _answer(self, channel: int, row: OutboxRow) -> str:
         stored = message_from_json(row.body)
-        message = await self._drawn(channel, stored, row) if stored.message.text else None
+        shown = stored.message.text or stored.message.offers is not None
+        message = await self._drawn(channel, stored, row) if shown else None
         return await self.transport.answer(row.reply_to, message, row.recipient)
 
     async def _drawn(self, channel: int, stored: Stored, row: OutboxRow) -> Message:

@@ -1,25 +1,26 @@
 """Several messages said as one: the news of a command and the AI actions it set off, or
 the waiting posts of a channel sent together.
 
-News follow each other, and only the last says whom the game waits for; a player's private
-news keep only the latest list of their legions; what is too long keeps its beginning and
-its end, the middle summed up (``history`` shows it all).
+Public news follow each other under the newest head, and only the last says whom the game
+waits for (:mod:`bot.outbox.layout`); a player's private news keep only the latest list of
+their legions; what is too long keeps its end (the newest news, the prompt) and says how
+many lines ``history`` has besides.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-WAITING = "Waiting for **"
-"""How :func:`bot.handlers.play.announce` begins the line naming the next decision."""
+from bot.narration.table import plural
+from bot.outbox.layout import Measure, compose, joined
+
 OWN_LEGIONS = "Your legions:"
 """How :func:`bot.narration.describe.own_legions_text` begins."""
 
 
-def join_news(texts: Sequence[str], limit: int) -> str:
-    """Public news in order; only the last text's line on whom the game waits for."""
-    lines = [x for text in texts[:-1] for x in text.splitlines() if not x.startswith(WAITING)]
-    return clip([*lines, *texts[-1].splitlines()], limit) if texts else ""
+def join_news(texts: Sequence[str], limit: int, measure: Measure = len) -> str:
+    """Public news in order; only the newest head and the last text's prompt."""
+    return compose(joined(texts), limit, measure)[0] if texts else ""
 
 
 def join_private(texts: Sequence[str], limit: int) -> str:
@@ -47,5 +48,5 @@ def clip(lines: list[str], limit: int) -> str:
     tail: list[str] = []
     while lines and len("\n".join([*head, *tail, lines[-1]])) < limit - 60:
         tail.insert(0, lines.pop())
-    note = f"… {len(lines)} more lines (`history` shows them) …"
+    note = f"… {plural(len(lines), 'more line')} (`history` shows them) …"
     return "\n".join([*head, note, *tail])

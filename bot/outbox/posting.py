@@ -22,14 +22,16 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from bot.outbox.codec import Stored
+from bot.outbox.layout import Parts, compose, parts
 from bot.outbox.transport import Refused, Transport
 from bot.replies import Battle, BattleStage, Message
 from bot.storage import outbox as rows
 from bot.storage.connection import Connection
 from bot.storage.outbox import Place
 
-MAX_LIVE = 1900
-"""Characters a live message may grow to (Discord allows 2,000, pings included)."""
+MAX_LIVE = 2000
+"""Characters a live message may grow to, as the transport writes it (Discord allows
+2,000, pings included)."""
 GAME, BATTLE = "game", "battle"
 log = logging.getLogger(__name__)
 
@@ -68,8 +70,8 @@ async def post(
     changed: dict[str, Place | None] = {}
     if lane == BATTLE and (thread := here.get(BATTLE)) is not None:
         try:
-            if thread.unopened is not None and (start := here.get(GAME)) and start.live:
-                await transport.unbutton(start.target, start.live)  # its choices move on
+            if thread.unopened is not None and (start := here.get(GAME)) is not None:
+                await _retire(transport, start)  # its choices move on to the thread
             thread = await _opened(transport, channel, thread)
             outcome, changed[BATTLE] = await _say(transport, thread, message, nonce, reply_to)
         except Refused as error:
@@ -103,8 +105,7 @@ async def _opened(transport: Transport, channel: int, place: Place) -> Place:
 async def _close(transport: Transport, channel: int, battle: Place) -> None:
     """The battle is over: its last choices leave, its thread is archived."""
     try:
-        if battle.live is not None:
-            await transport.unbutton(battle.target, battle.live)
+        await _retire(transport, battle)
         await transport.close_thread(battle.target)
     except Refused as error:
         log.warning("channel %s: the battle's thread stays open (%s)", channel, error)
@@ -120,21 +121,39 @@ async def _say(
     fresh: bool = False,
 ) -> tuple[str, Place]:
     """Say ``message`` at ``place``: added to its live message when nobody needs a ping and
-    it fits (a report in place of its earlier line), else a new message (unless
-    ``fresh``) that becomes the live one."""
-    grown = f"{place.text}\n{message.text}" if place.text else message.text
+    it fits (a report in place of its earlier line; the news under the newest head, with
+    only the newest prompt: :mod:`bot.outbox.layout`), else a new message (unless
+    ``fresh``) that becomes the live one; the old one keeps its news, without its choices
+    and its prompt (the decision was made)."""
+
+    def measure(text: str) -> int:
+        return transport.measure(replace(message, text=text))
+
+    old, new = parts(place.text or ""), parts(message.text)
     if message.progress is not None and place.text:
-        grown = _reported(place.text, message.progress, message.text) or grown
-        if grown == place.text and place.live is not None:
+        report = _reported(place.text, message.progress, message.text)
+        if report == place.text and place.live is not None:
             return "unchanged", place
-    if place.live is not None and not message.mention and not fresh and len(grown) <= MAX_LIVE:
+        if report is not None:
+            old, new = parts(report), Parts(news=())
+    grown, dropped = compose(Parts(new.head or old.head, old.news + new.news, new.prompt),
+                             MAX_LIVE, measure)  # fmt: skip
+    if place.live is not None and not message.mention and not fresh and not dropped:
         edited = replace(message, text=grown)
         outcome = await transport.edit(place.target, place.live, edited, message.text)
         return outcome, Place(place.target, place.live, grown)
-    outcome, posted = await transport.post(place.target, message, nonce, reply_to)
+    text, _ = compose(new, MAX_LIVE, measure)
+    outcome, posted = await transport.post(place.target, replace(message, text=text), nonce,
+                                           reply_to)  # fmt: skip
+    await _retire(transport, place)
+    return outcome, Place(place.target, posted, text)
+
+
+async def _retire(transport: Transport, place: Place) -> None:
+    """The place's live message, whose decision was made, loses its choices (it keeps its
+    words: the news of its run, ending with what was waited for then)."""
     if place.live is not None:
         await transport.unbutton(place.target, place.live)
-    return outcome, Place(place.target, posted, message.text)
 
 
 def _reported(text: str, head: str, report: str) -> str | None:

@@ -57,6 +57,11 @@ class Transport(Protocol):
         """The message's choices leave it (its decision was made)."""
         ...
 
+    def measure(self, message: Message) -> int:
+        """How long ``message``'s text is as this transport writes it (its commands in its
+        own words, its pings included)."""
+        ...
+
     async def open_thread(self, channel: int, message_id: int, name: str) -> int:
         """A thread opened from the message ``message_id``; its id."""
         ...
@@ -87,9 +92,10 @@ class Transport(Protocol):
         ...
 
     async def answer(self, reply_to: str | None, message: Message | None, user: int | None) -> str:
-        """The answer to the command ``reply_to`` given by ``user`` (``message`` None: just
-        say it was done; ``reply_to`` None: the command came from where the transport
-        itself speaks, such as the terminal)."""
+        """The answer to the command ``reply_to`` given by ``user`` (``message`` None:
+        nothing to say, the channel's news shows what was done; a message saying
+        :data:`~bot.outbox.writer.RECEIPT`: only that it was done; ``reply_to`` None: the
+        command came from where the transport itself speaks, such as the terminal)."""
         ...
 
     async def tell(self, reply_to: str, message: Message) -> str:

@@ -72,11 +72,22 @@ async def write(db: Connection, told: Told, replies: Replies) -> int:
     return count
 
 
+RECEIPT = "✓"
+"""The answer of a command whose change nothing else shows: the transport writes the
+command after it (``✓ `unsplit Bk03```)."""
+
+
 def _answer(told: Told, replies: Replies) -> Message | None:
-    """The caller's answer: the reply meant for them and their own private news, or (with
-    somewhere to answer) an empty one, which the transport turns into a receipt."""
-    parts = [m.text for m in (replies.ephemeral, replies.private.get(told.caller.user)) if m]
+    """The caller's answer: the reply meant for them and their own private news; with
+    neither, where there is somewhere to answer, an empty one (the channel's news shows
+    what the command did: the command is acknowledged without a word) or, when the change
+    shows nowhere else, a receipt (:data:`RECEIPT`)."""
+    mine = replies.ephemeral
+    parts = [m.text for m in (mine, replies.private.get(told.caller.user)) if m and m.text]
     if told.reply_to is None:
-        return replies.ephemeral
-    picture = replies.ephemeral.picture if replies.ephemeral is not None else None
-    return Message("\n".join(parts), picture)
+        return mine
+    picture = mine.picture if mine is not None else None
+    offers = mine.offers if mine is not None else None
+    if not parts and offers is None:
+        return Message("" if replies.public is not None else RECEIPT)
+    return Message("\n".join(parts), picture, offers=offers)

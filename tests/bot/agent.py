@@ -12,6 +12,7 @@ import random
 
 from bot.context import Caller, Place
 from bot.replies import Replies
+from bot.second_look import cost
 from bot.service import GameService
 from bot.storage.record import Game
 from bot.syntax import FORMATTERS, format_action
@@ -46,6 +47,14 @@ def pick(
     return rng.choice(shows) if showing and shows and rng.random() < showing else chosen
 
 
+def command_for(state: GameState, seat: int, action: a.Action) -> str:
+    """The command giving ``action``, confirmed when the bot would take a second look (the
+    agent means what it picks: ending maneuvers with characters off the board, a
+    concession…)."""
+    command = format_action(action)
+    return f"{command} confirm" if cost(state, seat, action) is not None else command
+
+
 def choose(
     state: GameState, seed: int, n: int, fighting: bool = False
 ) -> tuple[int, str | a.Action]:
@@ -53,7 +62,7 @@ def choose(
     seat = to_act(state)
     assert seat is not None
     action = pick(legal_actions(state, seat), random.Random(f"{seed}:{n}"), fighting)
-    return seat, format_action(action) if type(action) in FORMATTERS else action
+    return seat, command_for(state, seat, action) if type(action) in FORMATTERS else action
 
 
 async def open_game(service: GameService, channel: int, players: int) -> None:

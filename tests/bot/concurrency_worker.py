@@ -61,6 +61,9 @@ class RecordingTransport:
     async def edit(self, channel: int, message_id: int, message: Message, added: str) -> str:
         return "edited"
 
+    def measure(self, message: Message) -> int:
+        return len(message.text)
+
     async def unbutton(self, channel: int, message_id: int) -> None:
         return None
 

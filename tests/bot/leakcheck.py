@@ -77,12 +77,15 @@ def leaks(
 
 
 def parts(message: Message) -> list[str]:
-    """Every string a recipient reads in ``message``: its text, each choice's label and the
-    command its button or menu option carries (custom ids and values), the file name."""
+    """Every string a recipient reads in ``message``: its text, each choice's label, detail
+    and the command its button or menu option carries (custom ids and values), each menu's
+    placeholder and the command a menu of several picks completes, the file name."""
     found = [message.text]
     if message.offers is not None:
-        found += [o.label for o in message.offers.items]
-        found += [o.command for o in message.offers.items]
+        for offer in message.offers.choices.offers():
+            found += [offer.label, offer.command, *([offer.detail] if offer.detail else [])]
+        for menu in message.offers.menus:
+            found += [menu.placeholder, *([menu.prefix] if menu.prefix else [])]
     if message.picture is not None:
         found.append(message.picture.filename)
     return found

@@ -68,7 +68,7 @@ async def test_a_choice_for_another_game_or_version_changes_nothing(service):
 async def test_a_withdrawal_out_of_turn_pings_nobody(service):
     game = await to_movement(service)
     other = 1 - to_act(game.state)
-    replies = await service.submit(HERE, caller(CHANNEL, other), "withdraw")
+    replies = await service.submit(HERE, caller(CHANNEL, other), "withdraw confirm")
     assert not replies.error
     assert replies.public is not None and replies.public.mention == ()
     assert "withdraw" in replies.public.text.lower()
@@ -77,7 +77,7 @@ async def test_a_withdrawal_out_of_turn_pings_nobody(service):
 async def test_a_second_withdrawal_changes_nothing_and_pings_nobody(service):
     game = await to_movement(service)
     other = caller(CHANNEL, 1 - to_act(game.state))
-    first = await service.submit(HERE, other, "withdraw")
+    first = await service.submit(HERE, other, "withdraw confirm")
     assert not first.error and first.public.mention == ()
     second = await service.submit(HERE, other, "withdraw")
     assert second.error and second.public is None and not second.private

@@ -68,7 +68,7 @@ async def test_when_the_host_withdraws_the_next_human_hosts(service):
     host = caller(CHANNEL, 0)
     game = await service.game_in(CHANNEL)
     assert game.host == host.user and game.state.active == 0  # his own turn: at once
-    withdrawn = await service.submit(HERE, host, "withdraw")
+    withdrawn = await service.submit(HERE, host, "withdraw confirm")
     assert not withdrawn.error and "The host's powers pass to **P1**" in withdrawn.public.text
     game = await service.game_in(CHANNEL)
     assert game.state.player(0).eliminated and game.host == user_id(CHANNEL, 1)

@@ -34,6 +34,8 @@ ASK_CHOICES = 0.1
 """How often the player to act first opens the private steps of its decision."""
 MANY = 200
 """Games of the long run (text, choices, pictures; no information commands)."""
+MOST_STEPS = 12
+"""Private steps opened at one decision (the first ones, breadth first)."""
 SPECTATOR = 77
 SHOWING = 0.02
 """How often the agent shows one of its legions to everyone (errata 4.5)."""
@@ -83,15 +85,30 @@ async def ask(
 
 
 async def private_step(service: GameService, channel: int, seat: int, watch: Watch) -> list[str]:
-    """The seat to act opens each private step its public board offers; the leaks found."""
+    """The seat to act opens each private step its public board offers, and the steps
+    those open in turn (a menu of several picks: with its first options), as clicks
+    would; the leaks found in every text, label and command."""
     found: list[str] = []
-    asks = [o.command for o in public_offers(watch.state) if o.command.startswith("choices ")]
-    for command in asks:
+    todo = [c for c in public_offers(watch.state).commands() if c.startswith("choices ")]
+    opened: set[str] = set()
+    while todo and len(opened) < MOST_STEPS:
+        command = todo.pop(0)
+        if command in opened:
+            continue
+        opened.add(command)
         replies = await service.submit(Place(channel), caller(channel, seat), command)
         assert not replies.error and replies.public is None and not replies.private, command
         assert replies.ephemeral is not None
         for text in parts(replies.ephemeral):
             found += watch.check_now(seat, text)
+        offers = replies.ephemeral.offers
+        if offers is not None:
+            todo += [c for c in offers.choices.commands() if c.startswith("choices ")]
+            todo += [
+                menu.command_for([o.command for o in menu.options[: menu.least]])
+                for menu in offers.menus
+                if menu.prefix is not None
+            ]
     return found
 
 

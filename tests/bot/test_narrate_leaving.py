@@ -43,7 +43,7 @@ async def test_a_player_withdraws_while_the_colours_are_chosen_and_the_game_goes
     game = await service.game_in(CHANNEL)
     waiting = to_act(game.state)
     leaving = next(s for s in range(3) if s != waiting)
-    replies = await service.submit(HERE, caller(CHANNEL, leaving), "withdraw")
+    replies = await service.submit(HERE, caller(CHANNEL, leaving), "withdraw confirm")
     assert not replies.error, replies.ephemeral
     assert f"{game.name_of(leaving)} withdrew from the game." in replies.public.text
     while (game := await service.game_in(CHANNEL)).state.phase is Phase.COLOURS:

@@ -16,7 +16,7 @@ from collections import Counter
 from dataclasses import replace
 
 from bot.context import Place, Version
-from bot.offers import PUBLIC, private_offers, public_offers
+from bot.offers import PUBLIC, public_offers, step
 from engine.characters import TITAN
 from engine.game import actions as a
 from engine.game.apply import apply
@@ -84,9 +84,13 @@ def test_public_choices_are_the_same_whatever_the_hidden_legions_hold():
             offers = public_offers(state)
             for _ in range(VARIANTS):
                 assert public_offers(variant(state, rng)) == offers, state
-            checked.update(o.command.split()[0] for o in offers)
-    # The games went through every kind of public decision and every private step.
-    assert {"colour", "roll", "done", "engage", "strike", "choices"} <= set(checked)
+            checked.update(" ".join(c.split()[:2]) for c in offers.commands())
+    # The games went through every kind of public decision, every menu of a battle's
+    # board and every private step.
+    verbs = {c.split()[0] for c in checked}
+    assert {"colour", "roll", "done", "engage", "strike", "choices"} <= verbs
+    asked = {c for c in checked if c.startswith("choices")}
+    assert {"choices split", "choices move", "choices maneuver", "choices muster"} <= asked
 
 
 def test_the_variants_really_change_what_is_hidden():
@@ -108,13 +112,16 @@ def test_a_decision_needing_hidden_facts_is_an_ask_not_a_list_of_its_options():
         seat = to_act(state)
         if seat is None:
             continue
-        commands = [o.command for o in public_offers(state)]
-        assert not any(c.split()[0] in {"muster", "summon", "reinforce", "flee"} for c in commands)
+        commands = public_offers(state).commands()
+        hidden = {"muster", "summon", "reinforce", "flee", "split", "move", "propose"}
+        assert not any(c.split()[0] in hidden for c in commands)
+        assert not any(c.startswith("accept ") for c in commands)  # a proposal (a battle's
+        # "accept" is a concession's, which everyone sees)
         engagement = state.engagement if state.phase is Phase.ENGAGE else None
         if engagement is not None and engagement.stage is Stage.NEGOTIATE:
             assert "choices negotiate" in commands
         legal = legal_actions(state, seat)
-        for offer in public_offers(state):
+        for offer in public_offers(state).offers():
             if not offer.command.startswith("choices"):
                 assert any(isinstance(x, PUBLIC) for x in legal)
 
@@ -140,10 +147,11 @@ async def test_the_muster_step_is_asked_for_and_its_options_reach_the_owner_alon
     assert not mine.error and mine.public is None and not mine.private
     offers = mine.ephemeral.offers
     assert offers is not None and (offers.game, offers.version) == (game.id, game.n)
-    commands = [o.command for o in offers.items]
-    assert commands == [o.command for o in private_offers(state, seat, "muster")]
-    assert {c.split()[0] for c in commands} <= {"muster", "decline"}
-    assert len([c for c in commands if c.startswith("muster")]) == len(mustering)
+    commands = offers.choices.commands()
+    assert commands == step(state, seat, "muster").choices.commands()
+    assert {c.split()[0] for c in commands} <= {"muster", "done", "choices"}
+    if not any(c.startswith("choices") for c in commands):  # not grouped by legion
+        assert len([c for c in commands if c.startswith("muster")]) == len(mustering)
     # The owner's pick runs like any command; a second pick of the same offer is stale.
     expect = Version(offers.game, offers.version)
     done = await service.submit(Place(5), caller(5, seat), commands[0], expect=expect)
@@ -164,5 +172,5 @@ def test_a_spectators_board_in_the_muster_phase_offers_the_ask_even_if_nothing_q
             and leg.marker not in state.turn.mustered
             and leg.height < 7
         ]
-        asked = "choices muster" in [o.command for o in public_offers(state)]
+        asked = "choices muster" in public_offers(state).commands()
         assert asked == bool(moved)

@@ -69,6 +69,9 @@ class Recorder:
     async def edit(self, channel: int, message_id: int, message: Message, added: str) -> str:
         return self._record("edit", channel, message, None)
 
+    def measure(self, message: Message) -> int:
+        return len(message.text)
+
     async def unbutton(self, channel: int, message_id: int) -> None:
         return None
 

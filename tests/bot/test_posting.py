@@ -35,6 +35,9 @@ class Calls:
         self.made.append(("edit", channel, (message_id, message.text)))
         return "edited"
 
+    def measure(self, message: Message) -> int:
+        return len(message.text)
+
     async def unbutton(self, channel: int, message_id: int) -> None:
         self.made.append(("unbutton", channel, message_id))
 

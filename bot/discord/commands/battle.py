@@ -15,6 +15,7 @@ from discord import app_commands
 
 from bot.discord import specs as s
 from bot.discord.commands.leaf import command
+from bot.discord.commands.options import CONFIRM
 from bot.discord.host import TitanInteraction
 from bot.discord.runner import completer, run_command
 
@@ -42,25 +43,31 @@ class BattleCommands(
 
     @command("propose", "Propose who is eliminated (and what the survivor loses)")
     @app_commands.describe(
-        eliminate="the legion eliminated, or both", lose="characters the survivor gives up"
+        eliminate="the legion eliminated, or both",
+        lose="characters the survivor gives up",
+        confirm=CONFIRM,
     )
     async def propose(
         self,
         interaction: TitanInteraction,
         eliminate: Literal["attacker", "defender", "both"],
         lose: str | None = None,
+        confirm: bool = False,
     ) -> None:
-        await run_command(interaction, s.PROPOSE, eliminate=eliminate, lose=lose)
+        await run_command(interaction, s.PROPOSE, eliminate=eliminate, lose=lose, confirm=confirm)
 
     @command("accept", "Accept a proposal, or your opponent's concession")
-    @app_commands.describe(number="the proposal's number (none for a concession)")
+    @app_commands.describe(number="the proposal's number (none for a concession)", confirm=CONFIRM)
     @app_commands.autocomplete(number=completer(s.ACCEPT, "number"))
-    async def accept(self, interaction: TitanInteraction, number: str | None = None) -> None:
-        await run_command(interaction, s.ACCEPT, number=number)
+    async def accept(
+        self, interaction: TitanInteraction, number: str | None = None, confirm: bool = False
+    ) -> None:
+        await run_command(interaction, s.ACCEPT, number=number, confirm=confirm)
 
     @command("concede", "Concede the engagement or the battle")
-    async def concede(self, interaction: TitanInteraction) -> None:
-        await run_command(interaction, s.CONCEDE)
+    @app_commands.describe(confirm=CONFIRM)
+    async def concede(self, interaction: TitanInteraction, confirm: bool = False) -> None:
+        await run_command(interaction, s.CONCEDE, confirm=confirm)
 
     @command("nomore", "Declare that you make no more proposals")
     async def nomore(self, interaction: TitanInteraction) -> None:
@@ -162,8 +169,9 @@ class BattleCommands(
         await run_command(interaction, s.REINFORCE, recruit=recruit)
 
     @command("insist", "Concede instead of your opponent (both insist: a roll-off)")
-    async def insist(self, interaction: TitanInteraction) -> None:
-        await run_command(interaction, s.INSIST)
+    @app_commands.describe(confirm=CONFIRM)
+    async def insist(self, interaction: TitanInteraction, confirm: bool = False) -> None:
+        await run_command(interaction, s.INSIST, confirm=confirm)
 
     @command("battle", "The battle being fought: battleland and every character", name="board")
     async def board(self, interaction: TitanInteraction) -> None:

@@ -11,6 +11,7 @@ from discord import app_commands
 
 from bot.discord import specs as s
 from bot.discord.commands.leaf import Leaf, command
+from bot.discord.commands.options import CONFIRM
 from bot.discord.host import TitanInteraction
 from bot.discord.runner import run_command
 
@@ -20,8 +21,12 @@ def done_command() -> Leaf:
 
     @command("done", "End your phase or step (split, move, maneuver, strike, muster), or pass")
     @app_commands.guild_only()
-    @app_commands.describe(keep="the markers to keep where split legions meet again")
-    async def done(interaction: TitanInteraction, keep: str | None = None) -> None:
-        await run_command(interaction, s.DONE, keep=keep)
+    @app_commands.describe(
+        keep="the markers to keep where split legions meet again", confirm=CONFIRM
+    )
+    async def done(
+        interaction: TitanInteraction, keep: str | None = None, confirm: bool = False
+    ) -> None:
+        await run_command(interaction, s.DONE, keep=keep, confirm=confirm)
 
     return done

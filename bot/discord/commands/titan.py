@@ -17,7 +17,7 @@ from bot.discord import specs as s
 from bot.discord.commands.completion import creatures, own_characters, tournaments
 from bot.discord.commands.help import help_text
 from bot.discord.commands.leaf import command
-from bot.discord.commands.options import CLOCK_OPTIONS
+from bot.discord.commands.options import CLOCK_OPTIONS, CONFIRM
 from bot.discord.host import TitanInteraction
 from bot.discord.runner import completer, run_command
 from bot.names import clean
@@ -119,8 +119,9 @@ class TitanCommands(
         )  # fmt: skip
 
     @command("withdraw", "Concede the whole game (RULES §12.4)")
-    async def withdraw(self, interaction: TitanInteraction) -> None:
-        await run_command(interaction, s.WITHDRAW)
+    @app_commands.describe(confirm=CONFIRM)
+    async def withdraw(self, interaction: TitanInteraction, confirm: bool = False) -> None:
+        await run_command(interaction, s.WITHDRAW, confirm=confirm)
 
     @command("expire", "Declare the agreed time limit expired (errata 21.1)")
     async def expire(self, interaction: TitanInteraction) -> None:

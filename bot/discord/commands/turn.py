@@ -11,6 +11,7 @@ from discord import app_commands
 
 from bot.discord import specs as s
 from bot.discord.commands.leaf import command
+from bot.discord.commands.options import CONFIRM
 from bot.discord.host import TitanInteraction
 from bot.discord.runner import completer, run_command
 
@@ -50,8 +51,9 @@ class TurnCommands(
         await run_command(interaction, s.UNSPLIT, legion=legion)
 
     @command("roll", "End the split phase and roll the movement die")
-    async def roll(self, interaction: TitanInteraction) -> None:
-        await run_command(interaction, s.ROLL)
+    @app_commands.describe(confirm=CONFIRM)
+    async def roll(self, interaction: TitanInteraction, confirm: bool = False) -> None:
+        await run_command(interaction, s.ROLL, confirm=confirm)
 
     @command("mulligan", "Reroll the movement die (first turn only)")
     async def mulligan(self, interaction: TitanInteraction) -> None:

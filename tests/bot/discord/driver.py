@@ -1,9 +1,11 @@
 """Whole games on the fake Discord, played as people would: buttons, private steps, commands.
 
 A seeded agent picks a legal action for the player the game waits for; the driver gives it
-the way a player would: the public board's button for it when there is one; else the ask
-button whose private step covers it, then the option of the menu (or the button) only the
-clicker sees; else the slash command, its options written from the action's fields. What
+the way a player would: by clicks — the public board's button or menu option for it, or
+the ask or menu option whose private step leads to it, then the steps' choices only the
+clicker sees (:mod:`tests.bot.clicks`) — or, now and then, as a power user would, as the
+slash command, its options written from the action's fields; a second look the bot asks
+for is confirmed. What
 actually happened is read back from the game's log, so a check follows the real game even
 when a command's default (a muster's least revealing recruiters) differs from the pick.
 
@@ -22,7 +24,7 @@ from typing import Any, Protocol
 
 from bot.discord import specs as s
 from bot.discord.specs import Spec, show
-from bot.offers import ASKS
+from bot.offers import Menu, Offer
 from bot.storage import games as rows
 from bot.storage.connection import Backend
 from bot.storage.eventlog import events_from_text
@@ -34,6 +36,7 @@ from engine.game import battle_actions as b
 from engine.game.legal import legal_actions, to_act
 from engine.game.state import GameState
 from tests.bot.agent import pick
+from tests.bot.clicks import MOST_CLICKS, leads_to, pick_for, same
 from tests.bot.discord import payloads as p
 from tests.bot.discord.conftest import Running
 from tests.bot.discord.fake import EPHEMERAL, FakeDiscord, Pushed, Request, Sent
@@ -73,7 +76,9 @@ SLASH: dict[type[a.Action], tuple[tuple[str, ...], Spec]] = {
     b.AcceptConcession: ((*BATTLE, "accept"), s.ACCEPT_CONCESSION),
 }
 NOT_PLAYED = (a.Withdraw, a.ExpireTimeLimit, a.Propose)
-"""Left out by the agent: they end games early or need words no option gives."""
+"""Left out by the agent: they end games early, or are rare enough in a random game."""
+TYPING = 0.25
+"""How often the driver types an action that clicks would give (unless clicks only)."""
 
 
 @dataclass
@@ -112,6 +117,8 @@ class Driver:
         *,
         channel: int = p.CHANNEL_ID,
         wait: Waiter = handled,
+        clicks_only: bool = False,
+        typing: float = TYPING,
     ) -> None:
         self.fake = fake
         self.service: Games = running.bot.service if isinstance(running, Running) else running
@@ -119,6 +126,13 @@ class Driver:
         self.ways: dict[str, int] = {}
         self.channel = channel
         self._wait = wait
+        self.clicks_only = clicks_only
+        """Every action by clicks: a test fails where none would give it."""
+        self.typing = typing
+        """How often an action is typed as a command although clicks would give it."""
+        self._typing = random.Random(f"typing:{seed}")
+        self.confirmations = 0
+        """Second looks confirmed."""
 
     async def state(self) -> tuple[int, int, GameState] | None:
         game = await self.service.game_in(self.channel)
@@ -156,41 +170,78 @@ class Driver:
     async def _give(
         self, user: int, state: GameState, action: a.Action
     ) -> tuple[list[Pushed], str]:
-        command = format_action(action) if type(action) in FORMATTERS else None
-        board = self.board()
-        if command is not None and board is not None:
-            for custom in board.custom_ids():
-                if custom.split(":")[2] == command:
-                    return [await self._click(user, board, custom)], "button"
-            for custom in board.custom_ids():
-                verb = custom.split(":")[2]
-                kind = verb.split()[1] if verb.startswith("choices ") else None
-                if kind is None or not self._covers(kind, action):
+        """Give ``action`` by clicks (through the private steps), else as a command (now
+        and then as a command anyway, as a player who types would)."""
+        typed = not self.clicks_only and self._typing.random() < self.typing
+        if type(action) in FORMATTERS and not typed:
+            target = format_action(action)
+            board = self.board()
+            if board is not None:
+                clicked = await self._through(user, board, action, target, MOST_CLICKS)
+                if clicked is not None:
+                    return clicked, "button" if len(clicked) == 1 else "private step"
+        if self.clicks_only:
+            raise AssertionError(f"no click gives {format_action(action)!r}")
+        pushed = await self._slash(user, action)
+        return [pushed, *await self._confirm(user, None, pushed)], "command"
+
+    async def _through(
+        self, user: int, message: Sent, action: a.Action, target: str, left: int
+    ) -> list[Pushed] | None:
+        """The clicks from ``message`` to ``action``: the choice giving it (and, when the
+        bot asks for a second look, its confirmation), or a step whose words agree with it
+        and then the clicks from the step's message (see :mod:`tests.bot.clicks`)."""
+        if left == 0:
+            return None
+        for item, value in _choices(message):
+            if not value.startswith("choices ") and same(value, target):
+                pushed = await self._pick(user, message, item, [value])
+                return [pushed, *await self._confirm(user, message, pushed)]
+        for item, value in _choices(message):
+            if not value.startswith("choices ") or not leads_to(value, action, target):
+                continue
+            values = [value]
+            if item.get("type") == 3 and item.get("max_values", 1) > 1:
+                picked = pick_for(_menu(item), action)
+                if picked is None:
                     continue
-                opened = await self._click(user, board, custom)
-                chosen = await self._pick_privately(user, opened, command)
-                if chosen is not None:
-                    return [opened, chosen], "private step"
-        return [await self._slash(user, action)], "command"
-
-    def _covers(self, kind: str, action: a.Action) -> bool:
-        ask = ASKS[kind]
-        return not ask.actions or isinstance(action, (*ask.actions, a.Decline))
-
-    async def _pick_privately(self, user: int, opened: Pushed, command: str) -> Pushed | None:
-        """In the private step's answer, the button or menu option for ``command``."""
-        for message in self.fake.ephemeral(opened):
-            for row in message.components:
-                for item in row.get("components", []):
-                    if item.get("type") == 2 and item["custom_id"].split(":")[2] == command:
-                        return await self._click(user, message, item["custom_id"])
-                    values = [o["value"] for o in item.get("options", [])]
-                    if item.get("type") == 3 and command in values:
-                        pushed = await self.fake.click(
-                            user, message, item["custom_id"], values=[command]
-                        )
-                        return await self._wait(self.fake, pushed)
+                values = picked
+            pushed = await self._pick(user, message, item, values)
+            opened = self._answer(message, pushed)
+            if opened is None:
+                continue
+            rest = await self._through(user, opened, action, target, left - 1)
+            if rest is not None:
+                return [pushed, *rest]
         return None
+
+    async def _pick(
+        self, user: int, message: Sent, item: dict[str, Any], values: list[str]
+    ) -> Pushed:
+        """Click a button, or pick ``values`` in a menu."""
+        if item.get("type") == 2:
+            return await self._click(user, message, item["custom_id"])
+        pushed = await self.fake.click(user, message, item["custom_id"], values=values)
+        return await self._wait(self.fake, pushed)
+
+    def _answer(self, clicked: Sent | None, pushed: Pushed) -> Sent | None:
+        """The private message a click (or a command) answered with: the one clicked
+        (edited in place) or a new one."""
+        if clicked is not None and clicked.ephemeral and not clicked.deleted:
+            return clicked
+        found = self.fake.ephemeral(pushed)
+        return found[-1] if found else None
+
+    async def _confirm(self, user: int, clicked: Sent | None, pushed: Pushed) -> list[Pushed]:
+        """Confirm the action when the bot asked for a second look."""
+        asked = self._answer(clicked, pushed)
+        if asked is None:
+            return []
+        for item, value in _choices(asked):
+            if value.endswith(" confirm"):
+                self.confirmations += 1
+                return [await self._pick(user, asked, item, [value])]
+        return []
 
     async def _click(self, user: int, message: Sent, custom: str) -> Pushed:
         return await self._wait(self.fake, await self.fake.click(user, message, custom))
@@ -209,13 +260,36 @@ class Driver:
         return await self._wait(self.fake, pushed)
 
     def board(self) -> Sent | None:
-        """The newest message in the channel with choices on it."""
+        """The newest message with choices on it in the channel or one of its threads."""
+        places = {self.channel} | {t.id for t in self.fake.threads(self.channel)}
         boards = [
             m
             for m in self.fake.messages.values()
-            if m.channel == self.channel and not m.ephemeral and not m.deleted and m.components
+            if m.channel in places and not m.ephemeral and not m.deleted and m.components
         ]
         return max(boards, key=lambda m: m.id) if boards else None
+
+
+def _choices(message: Sent) -> Iterator[tuple[dict[str, Any], str]]:
+    """Every choice of ``message``: a button and its command, a menu option and its value,
+    a menu of several picks and its command's beginning."""
+    for row in message.components:
+        for item in row.get("components", []):
+            parts = item["custom_id"].split(":")
+            if item.get("type") == 2:
+                yield item, parts[2]
+            elif item.get("max_values", 1) > 1:
+                yield item, parts[2].removeprefix("pick ")
+            else:
+                for option in item.get("options", []):
+                    yield item, option["value"]
+
+
+def _menu(item: dict[str, Any]) -> Menu:
+    """A menu of several picks as :func:`~tests.bot.clicks.pick_for` reads it."""
+    options = tuple(Offer(o["label"], o["value"]) for o in item.get("options", []))
+    prefix = item["custom_id"].split(":")[2].removeprefix("pick ")
+    return Menu("", options, prefix, item.get("min_values", 1), item.get("max_values", 1))
 
 
 def _message(answer: Any) -> dict[str, Any] | None:

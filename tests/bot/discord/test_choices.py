@@ -5,7 +5,7 @@ from __future__ import annotations
 import copy
 
 from bot.discord.components import choices_view
-from bot.offers import Offer, Offers
+from bot.offers import Menu, Offer, Offers
 from tests.bot.discord.conftest import mistakes, start_bot
 from tests.bot.discord.fake import Sent
 from tests.bot.discord.helpers import ANN, BOB, button, click, command, handled, open_game
@@ -78,7 +78,8 @@ async def test_a_menu_choice_runs_its_command(fake, titan):
     news = await open_game(fake)
     chooser = news.notified[0]
     commands = [f"colour {c}" for c in ("Red", "Blue")] + [f"x{n}" for n in range(20)]
-    view = choices_view(Offers(1, 0, tuple(Offer(c.title(), c) for c in commands)))
+    options = tuple(Offer(c.title(), c) for c in commands)
+    view = choices_view(Offers(1, 0, (), (Menu("Choose…", options),)))
     menu = Sent(fake.next_id(), news.channel, "choose", components=view.to_components())
     fake.messages[menu.id] = menu
     [menu_id] = menu.custom_ids()

@@ -14,7 +14,8 @@ from __future__ import annotations
 import pytest
 
 from bot.discord import specs as s
-from bot.offers import NOT_OFFERED, Offer, offer
+from bot.offers import NOT_OFFERED, Choices, offer
+from bot.offers.model import laid_out
 from bot.storage import games as rows
 from bot.storage.record import load_game
 from bot.syntax import FORMATTERS
@@ -113,14 +114,15 @@ async def test_a_whole_game_on_discord_shows_nobody_what_they_may_not_see(fake, 
 async def test_the_check_catches_a_board_that_offers_private_choices(fake, titan, monkeypatch):
     """A board built from the acting player's legal actions (as it once was) is caught."""
 
-    def everything(state: GameState) -> list[Offer]:
+    def everything(state: GameState) -> Choices:
         seat = to_act(state)
         legal = legal_actions(state, seat) if seat is not None else []
         shown = [x for x in legal if type(x) in FORMATTERS and not isinstance(x, NOT_OFFERED)]
-        return [offer(x) for x in shown]
+        return laid_out([offer(x) for x in shown], "Everything…")
 
     monkeypatch.setattr("bot.service.public_offers", everything)
     await open_game(fake)
     _, leaks, _ = await play_and_check(fake, titan, 11, limit=400)
-    assert any("titan:1:muster " in leak for leak in leaks), leaks[:3]  # a button's custom id
-    assert any("showing" in leak for leak in leaks), leaks[:3]  # and its label
+    # The first split's characters, the words of the option and the command it carries.
+    assert any("'Split " in leak for leak in leaks), leaks[:3]
+    assert any(":split " in leak or "'split " in leak for leak in leaks), leaks[:3]

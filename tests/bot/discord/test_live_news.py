@@ -162,7 +162,7 @@ async def test_a_command_in_a_battles_thread_acts_on_the_channels_game(fake, pai
     asked = await command(fake, game.user_of(seat), "titan", "status", channel=thread.id)
     [answer] = fake.sent_for(asked)
     assert "Waiting for" in answer.content and "no game" not in answer.content.lower()
-    pushed = await command(fake, game.user_of(seat), "done", channel=thread.id)
+    pushed = await command(fake, game.user_of(seat), "done", channel=thread.id, confirm=True)
     after = await driver.state()
     assert after is not None and after[1] == n + 1, [m.content for m in fake.sent_for(pushed)]
 

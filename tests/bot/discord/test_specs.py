@@ -7,7 +7,7 @@ import pytest
 from bot.context import Place
 from bot.discord import specs as s
 from bot.discord.components import choices_view
-from bot.offers import NOT_OFFERED, Offer, Offers, public_offers
+from bot.offers import NOT_OFFERED, Menu, Offer, Offers, public_offers
 from bot.syntax import parse_command
 from engine.game import actions as a
 from engine.game import battle_actions as b
@@ -92,23 +92,34 @@ def test_candidates_differing_only_in_what_they_reveal_mean_the_first():
     assert s.ambiguity(s.SUMMON, summons, {"donor": "Bk02"}) == summons
 
 
-def test_moves_and_maneuvers_are_left_to_commands():
-    assert {a.Move, a.Split, b.Maneuver, a.Withdraw} <= set(NOT_OFFERED)
+def test_only_leaving_the_game_the_time_limit_and_showing_a_legion_are_left_to_commands():
+    assert set(NOT_OFFERED) == {a.Withdraw, a.ExpireTimeLimit, a.Reveal}
 
 
-def test_choices_are_buttons_for_up_to_twenty_a_menu_up_to_twenty_five():
+def test_choices_are_drawn_as_rows_of_buttons_and_menus():
     offers = [Offer(f"Engage {n}", f"engage {n}") for n in range(1, 30)]
 
-    def view(count: int):
-        return choices_view(Offers(1, 9, tuple(offers[:count])))
+    def view(count: int, menus: tuple[Menu, ...] = ()):
+        return choices_view(Offers(1, 9, tuple(offers[:count]), menus))
 
-    buttons = view(20).children
-    assert len(buttons) == 20 and buttons[0].item.label == "Engage 1"
+    buttons = view(25).children
+    assert len(buttons) == 25 and buttons[0].item.label == "Engage 1"
     assert buttons[0].item.custom_id == "titan:1:engage 1:9"
-    [menu] = view(25).children
-    assert menu.custom_id == "titan:1:pick:9"
-    assert [o.value for o in menu.item.options] == [o.command for o in offers[:25]]
-    assert view(29) is None
+    assert {b.item.row for b in buttons} == {0, 1, 2, 3, 4}  # five rows of five
+    menu = Menu("Choose…", tuple(offers[:25]))
+    drawn = view(3, (menu,)).children
+    assert [c.item.row for c in drawn] == [0, 1, 1, 1]  # the menu first, a row of its own
+    assert drawn[0].custom_id == "titan:1:pick:9"
+    assert [o.value for o in drawn[0].item.options] == [o.command for o in offers[:25]]
+    two = view(0, (menu, menu)).children
+    assert [m.custom_id for m in two] == ["titan:1:pick:9", "titan:1:pick#2:9"]
+    several = Menu("Leaving…", tuple(offers[:4]), "choices split Bk01", least=2, most=3)
+    [picked] = view(0, (several,)).children
+    assert picked.custom_id == "titan:1:pick choices split Bk01:9"
+    assert (picked.item.min_values, picked.item.max_values) == (2, 3)
+    long = Offer("Long", "split Bk01 Bk03 " + " ".join(["Salamander"] * 7))
+    [moved] = choices_view(Offers(1, 9, (long,))).children  # too long for a button's id
+    assert moved.custom_id == "titan:1:pick:9" and moved.item.options[0].value == long.command
     assert view(0) is None
     assert choices_view(None) is None
 
@@ -118,14 +129,14 @@ async def test_offered_choices_come_from_the_legal_actions_of_who_must_act(servi
     game = await service.game_in(9)
 
     def offered() -> list[str]:
-        return [o.command for o in public_offers(game.state)]
+        return public_offers(game.state).commands()
 
     assert offered() == [f"colour {c}" for c in ("Black", "Blue", "Brown", "Gold", "Green", "Red")]
     for _ in range(2):
         seat = to_act(game.state)
         replies = await service.submit(Place(9), caller(9, seat), offered()[0])
         game = await service.game_in(9)
-        assert replies.public.offers.items == tuple(public_offers(game.state))
+        assert replies.public.offers.choices == public_offers(game.state)
         assert replies.public.offers.version == game.n
-    # The first turn starts with a split, left to `/turn split`: nothing short.
-    assert offered() == []
+    # The first turn starts with a split, chosen in private steps.
+    assert offered() == ["choices split"]

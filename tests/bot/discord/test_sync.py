@@ -51,7 +51,13 @@ async def test_the_registered_command_tree(fake, titan):
     players = [c for name, c in commands.items() if name not in ("titan-admin", "tournament")]
     assert all(c.get("default_member_permissions") is None for c in players)
     done = commands["done"]
-    assert done["contexts"] == [0] and list(_options(done)) == ["keep"]
+    assert done["contexts"] == [0] and list(_options(done)) == ["keep", "confirm"]
+    # What may throw something away takes `confirm` (no second look), a boolean.
+    battle, turn, titan = (_options(commands[n]) for n in ("battle", "turn", "titan"))
+    for leaf in (battle["concede"], battle["accept"], battle["propose"], battle["insist"],
+                 turn["roll"], titan["withdraw"], done):  # fmt: skip
+        assert _options(leaf)["confirm"]["type"] == 5  # BOOLEAN
+        assert not _options(leaf)["confirm"].get("required")
     move = _options(_options(commands["turn"])["move"])
     completed = [name for name, option in move.items() if option.get("autocomplete")]
     assert completed == ["legion", "land", "side", "lord"]
