@@ -32,7 +32,8 @@ from bot.syntax import Args, VerbKind, format_action, help_text
 from bot.syntax import words as w
 from engine.characters import CHARACTERS
 from engine.errors import IllegalAction
-from engine.game.events import BattleBegun, EngagementBegun
+from engine.events import Event
+from engine.game.events import BattleBegun, EngagementBegun, MarkersInherited, PlayerEliminated
 from engine.game.legal import legal_actions
 from engine.game.state import GameState
 from engine.masterboard import TERRAINS
@@ -189,18 +190,38 @@ def history_lines(
     game: Game, state: GameState, earlier: Sequence[ActionRow], shown: Sequence[ActionRow]
 ) -> list[str]:
     """One line per action of ``shown``, told with the engagement of its time (the last one
-    ``earlier`` begins, until the window begins another)."""
+    ``earlier`` begins, until the window begins another) and the markers' owners of its
+    time: ``state`` follows the window, so the markers handed on in it (an eliminated
+    player's, RULES §12.2) are named after their owner before, until handed on."""
+    told = [events_from_text(entry.events) for entry in shown]
     names = Names(state)
     names.forget_engagement()
+    for markers, seat in reversed(handed_on(told)):
+        names.owned(markers, seat)
     for entry in earlier:
         for event in events_from_text(entry.events):
             if isinstance(event, ENGAGING_EVENTS):
                 names.engaged(event.attacker, event.defender)
     lines = []
-    for entry in shown:
-        said = narrate(events_from_text(entry.events), names)
+    for entry, events in zip(shown, told, strict=True):
+        said = narrate(events, names)
         lines.append(f"#{entry.n} {game.name_of(entry.seat)}: " + " ".join(said))
     return lines
+
+
+def handed_on(told: Sequence[Sequence[Event]]) -> list[tuple[tuple[str, ...], int]]:
+    """The markers handed on in the actions ``told`` (their events, in order), each with
+    the seat that held them until then: an eliminated player's markers go to his
+    eliminator (``PlayerEliminated`` then ``MarkersInherited``, RULES §12.2)."""
+    handed = []
+    for events in told:
+        out: dict[int, int] = {}  # eliminator → the player he last eliminated
+        for event in events:
+            if isinstance(event, PlayerEliminated) and event.by is not None:
+                out[event.by] = event.seat
+            elif isinstance(event, MarkersInherited) and event.seat in out:
+                handed.append((event.markers, out[event.seat]))
+    return handed
 
 
 async def legal(ctx: Context, game: Game | None, args: Args) -> Replies:

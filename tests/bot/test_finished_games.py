@@ -5,7 +5,10 @@ A cancelled or damaged game is no finished game; a new game takes the channel ov
 
 from __future__ import annotations
 
+import re
+
 from bot.context import Place
+from bot.handlers.info import handed_on
 from bot.narration.describe import lands_text, legions_text
 from bot.records.public import read_record
 from bot.replies import PictureKind
@@ -14,7 +17,7 @@ from bot.storage import games as rows
 from bot.storage.eventlog import events_from_text
 from bot.storage.record import Game, load_game
 from engine.game import actions as a
-from engine.game.events import WITHDREW, PlayerEliminated
+from engine.game.events import TITAN_LOST, WITHDREW, MarkersInherited, PlayerEliminated
 from engine.game.legal import legal_actions, to_act
 from tests.bot.agent import caller, open_game, step
 from tests.bot.tampering import execute
@@ -214,3 +217,31 @@ async def test_the_finished_game_of_a_channel_is_its_newest_game_once_over(servi
     assert not (await ask(service, "new", SPECTATOR)).error
     async with service.db.reading() as db:
         assert await rows.finished_game(db, CHANNEL) is None
+
+
+async def test_history_names_an_eliminated_players_legions_after_him(service):
+    """The markers an eliminated player's eliminator takes (RULES §12.2) are his in the
+    lines before, though the finished game's state gives them to the eliminator."""
+    game = await fought_to_the_end(service)
+    [loser] = [p for p in game.state.players if p.eliminated]
+    history = (await ask(service, "history 10", SPECTATOR)).ephemeral.text
+    taken = re.search(r"takes the markers ([A-Za-z0-9, ]+)\.", history)
+    assert taken is not None, history  # (the agent's game ends by a lost Titan)
+    handed = set(taken[1].split(", "))
+    before = history[: taken.start()]
+    named = re.findall(r"\b([A-Z][a-z]\d\d) \(([^)]+)\)", before)
+    assert {m for m, _ in named} & handed
+    assert all(owner == loser.name for marker, owner in named if marker in handed), named
+
+
+def test_markers_handed_on_are_found_with_their_holder_before():
+    told = [
+        [PlayerEliminated(2, 0, TITAN_LOST), MarkersInherited(0, ("Rd01", "Rd02"))],
+        [],
+        [
+            PlayerEliminated(1, None, WITHDREW),
+            PlayerEliminated(3, 0, TITAN_LOST),
+            MarkersInherited(0, ("Gd01",)),
+        ],
+    ]
+    assert handed_on(told) == [(("Rd01", "Rd02"), 2), (("Gd01",), 3)]
