@@ -6,8 +6,10 @@ A cancelled or damaged game is no finished game; a new game takes the channel ov
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from bot.context import Place
+from bot.handlers.finished import result_lines
 from bot.handlers.info import handed_on
 from bot.narration.describe import lands_text, legions_text
 from bot.records.public import read_record
@@ -19,6 +21,7 @@ from bot.storage.record import Game, load_game
 from engine.game import actions as a
 from engine.game.events import TITAN_LOST, WITHDREW, MarkersInherited, PlayerEliminated
 from engine.game.legal import legal_actions, to_act
+from engine.game.state import Result
 from tests.bot.agent import caller, open_game, step
 from tests.bot.tampering import execute
 
@@ -245,3 +248,13 @@ def test_markers_handed_on_are_found_with_their_holder_before():
         ],
     ]
     assert handed_on(told) == [(("Rd01", "Rd02"), 2), (("Gd01",), 3)]
+
+
+async def test_shared_wins_and_adjudicated_games_read_as_such(service):
+    game = await withdrawn_at_once(service)
+    shared = replace(game.state, result=Result((0, 1), "time limit"))
+    [head, *_] = result_lines(replace(game, state=shared), {})
+    assert head.startswith(f"Game #{game.id} is over (time limit): **P0** and **P1** win.")
+    ruled = result_lines(replace(game, state=replace(game.state, result=None)), {})
+    assert ruled[0].startswith(f"Game #{game.id} is over: an organiser adjudicated it.")
+    assert ruled[1] == "Final scores:" and "`record`" in ruled[-1]
