@@ -2,7 +2,9 @@
 creature, land.
 
 They change nothing and answer the caller alone (ephemeral). Anyone may ask, seated or
-not; hidden legion contents are shown only to their owner.
+not; hidden legion contents are shown only to their owner. Without an open game,
+``status``, ``board``, ``legions``, ``battle`` and ``history`` answer for the channel's
+finished game, as everyone sees it (:mod:`bot.handlers.finished`).
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from bot.competition.verbs import rating, ratings
 from bot.context import Context
 from bot.handlers.choosing import choices
+from bot.handlers.finished import finished_game, is_over, over_text, viewer
 from bot.handlers.mine import mygames
 from bot.handlers.preferences import dms, quiet, reminders
 from bot.narration.battle_text import battle_picture, battle_text
@@ -29,7 +32,8 @@ from bot.syntax import Args, VerbKind, format_action, help_text
 from bot.syntax import words as w
 from engine.characters import CHARACTERS
 from engine.errors import IllegalAction
-from engine.game.events import BattleBegun, EngagementBegun
+from engine.events import Event
+from engine.game.events import BattleBegun, EngagementBegun, MarkersInherited, PlayerEliminated
 from engine.game.legal import legal_actions
 from engine.game.state import GameState
 from engine.masterboard import TERRAINS
@@ -66,6 +70,12 @@ def _started(game: Game | None) -> tuple[Game, GameState]:
     return game, game.playing()
 
 
+async def _shown(ctx: Context, game: Game | None) -> tuple[Game, GameState]:
+    """The channel's open game, else its finished one, and its state; refused when there
+    is neither, or while the game is in the lobby."""
+    return _started(game if game is not None else await finished_game(ctx))
+
+
 async def help_(ctx: Context, game: Game | None, args: Args) -> Replies:
     args.finish()
     parts = [
@@ -78,25 +88,26 @@ async def help_(ctx: Context, game: Game | None, args: Args) -> Replies:
 
 async def legions(ctx: Context, game: Game | None, args: Args) -> Replies:
     args.finish()
-    game, state = _started(game)
-    seat = ctx.caller.seat_in(game)
+    game, state = await _shown(ctx, game)
+    seat = viewer(ctx, game)
     picture = Picture(PictureKind.LEGIONS, state, viewer=seat)
     return Replies.answer(clip(legions_text(state, seat).splitlines()), picture)
 
 
 async def board(ctx: Context, game: Game | None, args: Args) -> Replies:
     args.finish()
-    game, state = _started(game)
+    game, state = await _shown(ctx, game)
     occupied = sorted({leg.land for leg in state.legions.values()})
-    seat = ctx.caller.seat_in(game)
-    text = status_text(state, seat) + "\n" + lands_text(state, occupied, seat)
+    seat = viewer(ctx, game)
+    told = await over_text(ctx, game) if is_over(game) else status_text(state, seat)
+    text = told + "\n" + lands_text(state, occupied, seat)
     return Replies.answer(clip(text.splitlines()), Picture(PictureKind.MASTERBOARD, state))
 
 
 async def battle(ctx: Context, game: Game | None, args: Args) -> Replies:
     """The battle being fought: every character in words, the battleland in a picture."""
     args.finish()
-    game, state = _started(game)
+    game, state = await _shown(ctx, game)
     picture = battle_picture(state)
     if picture is None:
         raise IllegalAction("no battle is being fought now (`status` shows the game)")
@@ -104,13 +115,19 @@ async def battle(ctx: Context, game: Game | None, args: Args) -> Replies:
 
 
 async def status(ctx: Context, game: Game | None, args: Args) -> Replies:
+    """Where the channel's game stands: its lobby's seats, or the turn, the scores and who
+    is on the clock; without an open game the damaged game's notice, else the finished
+    game's result and final scores (:mod:`bot.handlers.finished`), else that there is none."""
     args.finish()
     if game is None:
         async with ctx.db.reading() as db:
             damaged = await rows.damaged_game(db, ctx.place.channel)
         if damaged is not None and damaged.damaged is not None:
             return Replies.answer(damage_notice(damaged.id, damaged.damaged))
-        return Replies.answer("There is no game in this channel: open one with `new`.")
+        game = await finished_game(ctx)
+        if game is None:
+            return Replies.answer("There is no game in this channel: open one with `new`.")
+        return Replies.answer(await over_text(ctx, game))
     if game.row.status is Status.LOBBY:
         settings = game.settings
         seats = "\n".join(
@@ -161,7 +178,7 @@ async def history(ctx: Context, game: Game | None, args: Args) -> Replies:
     word = args.peek()
     count = w.number(args.take("count"), "count") if word is not None else limits.history_default
     args.finish()
-    game, state = _started(game)
+    game, state = await _shown(ctx, game)
     window = min(max(count, 1), limits.history_max)
     async with ctx.db.reading() as db:
         earlier, shown = await rows.window_and_turn_start(db, game.id, window, mentioning=ENGAGING)
@@ -173,23 +190,45 @@ def history_lines(
     game: Game, state: GameState, earlier: Sequence[ActionRow], shown: Sequence[ActionRow]
 ) -> list[str]:
     """One line per action of ``shown``, told with the engagement of its time (the last one
-    ``earlier`` begins, until the window begins another)."""
+    ``earlier`` begins, until the window begins another) and the markers' owners of its
+    time: ``state`` follows the window, so the markers handed on in it (an eliminated
+    player's, RULES §12.2) are named after their owner before, until handed on."""
+    told = [events_from_text(entry.events) for entry in shown]
     names = Names(state)
     names.forget_engagement()
+    for markers, seat in reversed(handed_on(told)):
+        names.owned(markers, seat)
     for entry in earlier:
         for event in events_from_text(entry.events):
             if isinstance(event, ENGAGING_EVENTS):
                 names.engaged(event.attacker, event.defender)
     lines = []
-    for entry in shown:
-        said = narrate(events_from_text(entry.events), names)
+    for entry, events in zip(shown, told, strict=True):
+        said = narrate(events, names)
         lines.append(f"#{entry.n} {game.name_of(entry.seat)}: " + " ".join(said))
     return lines
 
 
+def handed_on(told: Sequence[Sequence[Event]]) -> list[tuple[tuple[str, ...], int]]:
+    """The markers handed on in the actions ``told`` (their events, in order), each with
+    the seat that held them until then: an eliminated player's markers go to his
+    eliminator (``PlayerEliminated`` then ``MarkersInherited``, RULES §12.2)."""
+    handed = []
+    for events in told:
+        out: dict[int, int] = {}  # eliminator → the player he last eliminated
+        for event in events:
+            if isinstance(event, PlayerEliminated) and event.by is not None:
+                out[event.by] = event.seat
+            elif isinstance(event, MarkersInherited) and event.seat in out:
+                handed.append((event.markers, out[event.seat]))
+    return handed
+
+
 async def legal(ctx: Context, game: Game | None, args: Args) -> Replies:
     args.finish()
-    game, state = _started(game)
+    game, state = await _shown(ctx, game)
+    if is_over(game):
+        raise IllegalAction(f"game #{game.id} is over: `new` opens the next game")
     seat = ctx.caller.seat_in(game)
     if seat is None:
         raise IllegalAction("you are not playing in this game")

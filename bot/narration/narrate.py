@@ -15,7 +15,7 @@ from bot.narration import battle_events as _battle  # noqa: F401  (registers the
 from bot.narration import game_events as _game  # noqa: F401  (registers the game's narrators)
 from bot.narration.table import NARRATORS, Names, Narrator, listing, narrator, plural, proposal_text
 from engine.events import Event
-from engine.game.events import BattleBegun, EngagementBegun
+from engine.game.events import BattleBegun, EngagementBegun, MarkersInherited
 
 
 def narrate(events: Iterable[Event], names: Names, seat: int | None = None) -> list[str]:
@@ -30,6 +30,8 @@ def narrate(events: Iterable[Event], names: Names, seat: int | None = None) -> l
         line = function(event, names)
         if line:
             lines.append(line)
+        if isinstance(event, MarkersInherited):  # the markers are the heir's from now on
+            names.owned(event.markers, event.seat)
     return lines
 
 

@@ -40,6 +40,12 @@ class Names:
         """Remember the markers of a new engagement."""
         self._sides = {"attacker": attacker, "defender": defender}
 
+    def owned(self, markers: Iterable[str], seat: int) -> None:
+        """Name ``markers`` after ``seat``'s player from now on (markers handed on: an
+        eliminated player's to his eliminator, RULES §12.2)."""
+        name = self.seat(seat)
+        self._markers |= {marker: name for marker in markers}
+
     def seat(self, seat: int | None) -> str:
         return self._seats.get(seat, "nobody") if seat is not None else "nobody"
 

@@ -154,6 +154,23 @@ async def latest_game(db: Connection, channel: int) -> GameRow | None:
     return _game(row) if row else None
 
 
+async def finished_game(db: Connection, channel: int) -> GameRow | None:
+    """The newest game of ``channel`` when it is over and was not found damaged, if so.
+
+    Only the newest game counts: once another game is opened in the channel (whatever
+    becomes of it), the channel's finished game is none, as ``record`` without a game
+    number then names the newer game too. A cancelled game is not over (it has no result).
+    """
+    async with db.execute(
+        f"SELECT {_GAME_COLUMNS} FROM games"
+        " WHERE id = (SELECT max(id) FROM games WHERE channel = ?)"
+        " AND status = 'over' AND damaged IS NULL",
+        (channel,),
+    ) as cursor:
+        row = await cursor.fetchone()
+    return _game(row) if row else None
+
+
 async def game_ids(db: Connection) -> list[int]:
     """Every game's id, oldest first."""
     async with db.execute("SELECT id FROM games ORDER BY id") as cursor:
@@ -382,6 +399,22 @@ async def window_and_turn_start(
     if turn is None:
         return await actions(db, game_id, 0, first - 1), window
     return await turn_actions(db, game_id, turn, first, mentioning=mentioning), window
+
+
+async def actions_mentioning(
+    db: Connection, game_id: int, mentioning: Sequence[str]
+) -> list[ActionRow]:
+    """The logged actions whose events' text contains one of the words ``mentioning``, in
+    order (a quick filter: the caller still reads the events of those it gets)."""
+    if not mentioning:
+        return []
+    words = " OR ".join(["instr(events, ?) > 0"] * len(mentioning))
+    async with db.execute(
+        "SELECT n, seat, action, events, created_at FROM actions"
+        f" WHERE game = ? AND ({words}) ORDER BY n",
+        (game_id, *mentioning),
+    ) as cursor:
+        return [ActionRow(*row) async for row in cursor]
 
 
 async def action_count(db: Connection, game_id: int) -> int:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, replace
 from functools import cached_property
 from typing import Any
@@ -365,10 +365,24 @@ async def load_open_game(database: Store, channel: int) -> Game | None:
     """The open game of ``channel``, loaded; the reads are one consistent transaction and
     the replay runs outside it, in a worker thread. Raises :class:`DamagedLog` with the
     game's row as ``row``."""
+    return await _load_in(database, channel, rows.open_game)
+
+
+async def load_finished_game(database: Store, channel: int) -> Game | None:
+    """The finished game of ``channel`` (:func:`~bot.storage.games.finished_game`: its
+    newest game, once over), loaded as :func:`load_open_game` loads the open one; raises
+    :class:`DamagedLog` likewise."""
+    return await _load_in(database, channel, rows.finished_game)
+
+
+async def _load_in(
+    database: Store, channel: int, find: Callable[[Connection, int], Awaitable[GameRow | None]]
+) -> Game | None:
+    """The game of ``channel`` that ``find`` gives, loaded (see :func:`load_open_game`)."""
     before: int | None = None
     while True:
         async with database.reading() as db:
-            row = await rows.open_game(db, channel)
+            row = await find(db, channel)
             stored = await fetch_game(db, row, before) if row else None
         if row is None or stored is None:
             return None

@@ -136,7 +136,7 @@ _INFO = (
     ("legions", "legions", "your legions and what is known of the others", ()),
     ("board", "board", "the masterboard", ()),
     ("battle", "battle", "the battle being fought: the battleland and every character", ()),
-    ("status", "status", "turn, phase, scores and who must act", ()),
+    ("status", "status", "turn, phase, scores and who must act; once over, the result", ()),
     ("mygames", "mygames", "your open games in every channel, those waiting for you first", ()),
     ("history", "history [N]", "the last N things that happened", ("log",)),
     ("legal", "legal", "every command you may give now", ("moves",)),
