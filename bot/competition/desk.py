@@ -21,6 +21,7 @@ from bot.competition.settings import BRACKET, TournamentSettings
 from bot.context import Context, Place
 from bot.names import display
 from bot.narration.describe import waiting_for
+from bot.narration.turns import turn_phrase
 from bot.replies import Message, Notice, Replies
 from bot.schedule.runner import reminder_text
 from bot.schedule.timing import parse_duration, show_duration
@@ -96,7 +97,8 @@ async def _desk_line(db: Connection, table: store.TableRow, now: float) -> tuple
     clock = await due.clock(db, game.id)
     seat, task = waiting_for(game.state)
     who = game.name_of(seat) if seat is not None else "nobody"
-    text = f"{head}, turn {game.state.turn.number}: waits for **{who}** to {task.split(' (')[0]}"
+    turn = turn_phrase(game.state, f"{game.name_of(game.state.active)}'s")
+    text = f"{head}, {turn}: waits for **{who}** to {task.split(' (')[0]}"
     if clock is None:
         return False, text
     text += f" since <t:{int(clock.since)}:R>"
