@@ -9,17 +9,20 @@ from dataclasses import replace
 from engine.errors import NotYourTurn, WrongPhase
 from engine.game.events import GAME_OVER, Event, LegionContents, Revealed
 from engine.game.state import GameState, Legion, Phase
+from engine.game.waiting import waiting_words
 
 Step = tuple[GameState, list[Event]]
 
 
-def require_phase(state: GameState, *phases: Phase, doing: str) -> None:
-    """Raise :class:`WrongPhase` unless the game is in one of ``phases``."""
+def require_phase(state: GameState, *phases: Phase, doing: str, seat: int | None = None) -> None:
+    """Raise :class:`WrongPhase` unless the game is in one of ``phases``; the refusal says
+    what the game waits for instead (to ``seat``, the player refused)."""
     if state.result is not None:
         raise WrongPhase("the game is over")
     if state.phase not in phases:
         names = " or ".join(p.value for p in phases)
-        raise WrongPhase(f"you can {doing} only in the {names} phase (now: {state.phase.value})")
+        waiting = waiting_words(state, seat)
+        raise WrongPhase(f"you can {doing} only in the {names} phase; {waiting}")
 
 
 def require_active(state: GameState, seat: int) -> None:

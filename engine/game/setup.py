@@ -107,7 +107,7 @@ def _opposite_towers(dice: Dice) -> tuple[list[int], list[tuple[int, ...]], Dice
 
 def choose_colour(state: GameState, seat: int, action: ChooseColour) -> Step:
     """Take a colour and the starting legion (RULES §1.6 step 3; errata 5.0)."""
-    require_phase(state, Phase.COLOURS, doing="choose a colour")
+    require_phase(state, Phase.COLOURS, doing="choose a colour", seat=seat)
     require_active(state, seat)
     chosen = colour(action.colour)
     if any(p.colour == chosen.name for p in state.players):
