@@ -28,7 +28,8 @@ def require_phase(state: GameState, *phases: Phase, doing: str, seat: int | None
 def require_active(state: GameState, seat: int) -> None:
     """Raise :class:`NotYourTurn` unless ``seat`` is the player whose turn it is."""
     if seat != state.active:
-        raise NotYourTurn(f"it is {state.player(state.active).name}'s turn, not yours")
+        name = state.player(state.active).name
+        raise NotYourTurn(f"it is {name}'s turn, not yours; {waiting_words(state, seat)}")
 
 
 def take_backs_left(state: GameState, made: int) -> bool:

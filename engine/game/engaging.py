@@ -157,7 +157,9 @@ def accept(state: GameState, seat: int, action: Accept) -> Step:
         (o for o in engagement.proposals if o.number == action.number and o.by is not role), None
     )
     if offered is None:
-        raise IllegalEngagement(f"your opponent made no proposal {action.number}")
+        theirs = ", ".join(f"#{o.number}" for o in engagement.proposals if o.by is not role)
+        made = f"theirs: {theirs}" if theirs else "they have made none yet"
+        raise IllegalEngagement(f"your opponent made no proposal #{action.number} ({made})")
     proposal = offered.proposal
     slain: dict[Side, tuple[str, ...]] = {}
     for side in Side:
@@ -229,7 +231,8 @@ def fight(state: GameState, seat: int, action: Fight) -> Step:
     engagement, role = negotiating(state, seat, "fight")
     if engagement.no_more is not role.other:
         raise IllegalEngagement(
-            "you can choose battle once your opponent has declared no more proposals (RULES §5.4)"
+            "you can fight once your opponent has declared no more proposals (RULES §5.4); "
+            "until then propose, accept, concede or declare no more proposals yourself"
         )
     return begin_battle(state)
 

@@ -8,6 +8,7 @@ do instead (an action out of its phase, a battle action with no battle being fou
 from __future__ import annotations
 
 from engine.battle.position import Side
+from engine.battle.state import decision_words
 from engine.game.state import GameState, Phase, Stage
 
 _TASKS = {
@@ -68,5 +69,7 @@ def _task(state: GameState) -> str:
     if engagement.stage is Stage.AFTERMATH:
         return f"summon, reinforce, acquire or decline after the engagement in {engagement.land}"
     battle = engagement.battle
-    side = battle.decider.value if battle is not None and battle.decider is not None else "side"
-    return f"fight as the {side} in the battle in {engagement.land}"
+    if battle is None or battle.decider is None:
+        return f"fight the battle in {engagement.land}"
+    where = f"the {battle.decider.value} in the battle in {engagement.land}"
+    return f"{decision_words(battle)} ({where})"

@@ -64,7 +64,8 @@ def test_an_engagement_and_a_battle_wait_for_the_side_to_decide():
     side = Side.ATTACKER if to_act(state) == 0 else Side.DEFENDER
     other = 1 - to_act(state)
     assert waiting_words(state, to_act(state)) == (
-        f"the game waits for you to fight as the {side.value} in the battle in 41"
+        f"the game waits for you to concede or decline, before anyone enters (the {side.value} "
+        "in the battle in 41)"
     )
     with pytest.raises(NotYourTurn, match=r"^it is not your decision now; the game waits for "):
         act(state, other, b.EndManeuver())
@@ -83,3 +84,35 @@ def test_negotiating_without_an_engagement_points_to_the_next_one():
 def test_a_game_over_waits_for_nobody():
     over = pos("Bk01@41:Titan Rd01@600:Titan | winners=Bk")
     assert deciding_seat(over) is None and waiting_words(over, 0) == "the game is over"
+
+
+def test_proposals_and_the_battle_refuse_with_what_to_do_instead():
+    state, _ = act(pos(ENGAGED), 0, a.Engage(41))
+    with pytest.raises(IllegalEngagement) as refused:
+        act(state, 1, a.Accept(2))
+    assert str(refused.value) == "your opponent made no proposal #2 (they have made none yet)"
+    with pytest.raises(IllegalEngagement) as refused:
+        act(state, 1, a.Fight())
+    assert str(refused.value) == (
+        "you can fight once your opponent has declared no more proposals (RULES §5.4); until "
+        "then propose, accept, concede or declare no more proposals yourself"
+    )
+    state, _ = act(state, 1, a.NoMoreProposals())
+    state, _ = act(state, 0, a.Fight())
+    while state.engagement.battle.step.value.endswith("may concede"):
+        state, _ = act(state, to_act(state), a.Decline())
+    mover = to_act(state)
+    side = state.engagement.battle.decider.value
+    with pytest.raises(WrongPhase) as refused:
+        act(state, mover, b.Strike("D4", "C3"))
+    assert str(refused.value) == (
+        "you can strike only in a strike or counterstrike phase (RULES §8.4); the battle "
+        f"waits for the {side} to maneuver, then end the maneuver phase"
+    )
+    with pytest.raises(NotYourTurn) as refused:
+        act(state, 1 - mover, b.EndManeuver())
+    name = state.player(mover).name
+    assert str(refused.value) == (
+        f"it is not your decision now; the game waits for {name} to maneuver, then end the "
+        f"maneuver phase (the {side} in the battle in 41)"
+    )
