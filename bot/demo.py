@@ -196,7 +196,7 @@ async def play_ai_game(
             latencies.append(time.perf_counter() - start)
         after = await service.game_in(place.channel)
         if after is not None and after.n == game.n:
-            raise RuntimeError(f"game {game.id} stalled after {game.n} actions")
+            raise RuntimeError(f"game {game.id} stalled after {plural(game.n, 'action')}")
     return limited
 
 

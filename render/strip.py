@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from PIL import ImageDraw
 
 from engine.masterboard import Sign
+from engine.words import plural
 from render.board_base import Layout
 from render.board_info import BoardInfo, PlayerInfo
 from render.signs import draw_sign
@@ -79,15 +80,10 @@ def heading_lines(info: BoardInfo) -> tuple[str, str, str]:
 def player_detail(player: PlayerInfo, legions: int) -> str:
     """``236 points · Titan 8 · 1 legion`` (or the colour and score of an eliminated
     player), under the player's name."""
-    points = _counted(player.score, "pt")
+    points = plural(player.score, "pt")
     if player.eliminated:
         return f"{player.colour or '-'} · eliminated · {points}"
-    return f"{points} · Titan {player.titan_power} · {_counted(legions, 'legion')}"
-
-
-def _counted(count: int, noun: str) -> str:
-    """``1 legion``, ``2 legions``."""
-    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
+    return f"{points} · Titan {player.titan_power} · {plural(legions, 'legion')}"
 
 
 def _short(name: str, most: int) -> str:

@@ -101,7 +101,10 @@ def _split(args: w.Args, state: GameState, seat: int) -> a.Action:
             waiting = waiting_words(state, seat)
             raise WrongPhase(f"you can split only in the split phase; {waiting}")
         if not free:
-            raise InvalidNotation("you have no free legion marker (RULES §3.1)")
+            raise InvalidNotation(
+                "you have no free legion marker, so no legion can split (RULES §3.1): `roll` "
+                "for movement instead"
+            )
         new = free[0]
     characters = _names(args.until(()))
     if not characters:
