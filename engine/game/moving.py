@@ -168,7 +168,9 @@ def take_back(state: GameState, seat: int, action: TakeBack) -> Step:
     own_legion(state, seat, action.legion)
     index = next((i for i, m in enumerate(state.turn.moves) if m.marker == action.legion), None)
     if index is None:
-        raise IllegalMove(f"{action.legion} has not moved this phase")
+        raise IllegalMove(
+            f"{action.legion} has not moved this phase: there is no move to take back"
+        )
     if not take_backs_left(state, state.turn.take_backs):
         raise IllegalMove(take_back_limit(state))
     events: list[Event] = []
