@@ -364,7 +364,10 @@ async def start(ctx: Context, game: Game | None, args: Args) -> Replies:
     lobby = _open_lobby(game, "start")
     _require_host(ctx, lobby)
     if len(lobby.seats) < MIN_PLAYERS:
-        raise IllegalAction("a game needs at least 2 players: others take a seat with `join`")
+        raise IllegalAction(
+            "a game needs at least 2 players: others take a seat with `join`, or seat a "
+            "computer player with `addai`"
+        )
     seed, salt = ctx.seeds(), ctx.salts()
     settings = replace(lobby.settings, invited=())  # invitations not taken lapse
     row = replace(

@@ -80,6 +80,10 @@ async def test_lobby_refusals_speak_to_the_caller_and_say_what_to_do_instead(ser
         "game #1 is open in this channel already, and you host it: `start` it once the "
         "players are seated, or `cancel` it"
     )
+    assert await refusal(service, ANN, "start") == (
+        "a game needs at least 2 players: others take a seat with `join`, or seat a computer "
+        "player with `addai`"
+    )
     assert not (await say(service, BOB, "join")).error
     assert await refusal(service, BOB, "join") == (
         "you have a seat already (as Bob): wait for the host to `start` the game, or `leave` it"
