@@ -123,7 +123,7 @@ def _turn_line(state: GameState) -> str:
     if state.phase is Phase.COLOURS:
         return "Before turn 1: the colours are chosen"
     turn = turn_phrase(state)
-    if state.phase is Phase.OVER:
+    if state.result is not None or state.phase is Phase.OVER:
         return f"The game ended in {turn}"
     line = f"{turn[:1].upper()}{turn[1:]} {state.phase.value} phase"
     if state.turn.roll is not None and state.phase in (Phase.MOVE, Phase.ENGAGE, Phase.MUSTER):

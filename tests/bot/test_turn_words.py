@@ -7,12 +7,14 @@ from __future__ import annotations
 import re
 
 from bot.context import Place
+from bot.narration.describe import status_text
 from bot.narration.narrate import Names, narrate
 from bot.service import GameService
 from engine.game import actions as a
 from engine.game.events import TurnStarted
 from engine.game.game_turns import game_turn
 from engine.game.legal import legal_actions, to_act
+from engine.game.notation import parse_position
 from engine.game.state import GameState
 from engine.game.view import view
 from render.board_info import PlayerInfo, board_info
@@ -113,3 +115,10 @@ def test_the_strip_counts_legions_and_points_in_agreement():
     bob = PlayerInfo("Bob", "Blue", 236, False)
     assert player_detail(bob, 3) == "236 pts · Titan 8 · 3 legions"
     assert player_detail(PlayerInfo("Cat", "Gold", 0, True), 0) == "Gold · eliminated · 0 pts"
+
+
+def test_status_of_a_game_over_says_in_which_turn_it_ended():
+    over = parse_position("Bk01@41:Titan Rd01@600:Titan | turn=Rd phase=muster winners=Bk")
+    lines = status_text(over).splitlines()
+    assert lines[0] == f"The game ended in turn {game_turn(over)}, Red's"
+    assert lines[-1] == "Game over (position): Black"
