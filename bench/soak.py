@@ -1,6 +1,6 @@
 """Soak test: whole games between AI seats through the game service and SQLite (issue 7).
 
-    .venv/bin/python bench/soak.py [--games 20] [--seed 1] [--max-turns 300]
+    .venv/bin/python bench/soak.py [--games 20] [--seed 1] [--max-turns 100]
                                    [--concurrent 1] [--db PATH]
 
 Plays ``--games`` games (2, 3, 4 players in turn; seeds ``--seed``, +1…) in one database,
@@ -10,7 +10,7 @@ engagement under way = the counts of ``engine.characters.CHARACTERS``) and that 
 hold 1 to 7 characters (the starting 8 before the first split; none only while a battle's
 end check is open). At each game's end the game reloaded from SQLite (latest snapshot and
 replay) and the full replay from the seed must equal the in-memory state. A game still
-going after ``--max-turns`` player turns is ended by the time limit (errata 21.1).
+going after ``--max-turns`` game turns is ended by the time limit (errata 21.1).
 
 Reports games per hour, actions per second, p50/p99 command latency, database size per
 game and peak memory. The issue's full soak is ``--games 200``; exit status 1 on a failure.
@@ -171,7 +171,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=20, help="games to play (full soak: 200)")
     parser.add_argument("--seed", type=int, default=1, help="the first game's seed")
-    parser.add_argument("--max-turns", type=int, default=300, help="player turns, then time")
+    parser.add_argument("--max-turns", type=int, default=100, help="game turns, then time")
     parser.add_argument("--concurrent", type=int, default=1, help="games played at once")
     parser.add_argument("--db", type=Path, default=None, help="SQLite file (default: temp)")
     args = parser.parse_args()

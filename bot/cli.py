@@ -64,7 +64,7 @@ def parser() -> argparse.ArgumentParser:
         "--max-turns",
         type=int,
         default=None,
-        help="player turns before the time limit is declared (default 120)",
+        help="game turns before the time limit is declared (default 40)",
     )
     tournament = commands.add_parser(
         "tournament", help="run a tournament command as the organiser, or `play NAME`"

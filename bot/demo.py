@@ -2,12 +2,12 @@
 
 The game goes through the game service and a temporary SQLite file like any game: an AI
 host opens it (with the time limit option), AI seats fill it, and each AI decision is one
-stored command. After ``max_turns`` player turns the time limit is declared (errata 21.1:
-every player takes one more turn, then the highest score wins). The story is then read
-back from the database and replayed: the narrated log goes to a text file, and pictures
-of the key moments (the end of the first turn, every battle's start, every player's
-elimination, the final masterboard) to PNG files; a battle's picture is taken once both
-armies have entered.
+stored command. After ``max_turns`` game turns (every player's turns, as players count
+them) the time limit is declared (errata 21.1: every player takes one more turn, then the
+highest score wins). The story is then read back from the database and replayed: the
+narrated log goes to a text file, and pictures of the key moments (the end of game turn
+1, every battle's start, every player's elimination, the final masterboard) to PNG files;
+a battle's picture is taken once both armies have entered.
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from typing import TextIO
 
 from bot.context import Caller, Place
 from bot.handlers.play import board_picture
-from bot.narration.narrate import Names, narrate
+from bot.narration.narrate import Names, narrate, plural
 from bot.pictures import render_with_package
 from bot.replies import Picture, PictureKind
 from bot.service import GameService
@@ -38,42 +38,48 @@ from engine.game import actions as a
 from engine.game.apply import apply
 from engine.game.battle_flow import battle_of
 from engine.game.events import Event, GameOver, PlayerEliminated, TurnEnded
+from engine.game.game_turns import game_turn
 from engine.game.legal import to_act
 from engine.game.state import GameState
 
 CHANNEL = 1
-MAX_TURNS = 120
-"""Player turns before the demo declares the time limit (a 3-player game seldom needs it)."""
+MAX_TURNS = 40
+"""Game turns before the demo declares the time limit (a 3-player game seldom needs it)."""
 LOG_NAME = "log.txt"
 HEADING = "— "
 """How the narration begins a turn's or a battle turn's heading."""
 
 
 class ProgressBar:
-    """One line on a terminal stream, redrawn in place (``\\r``): turn and actions."""
+    """One line on a terminal stream, redrawn in place (``\\r``): the game turn and whose
+    it is, and the actions."""
 
     def __init__(self, stream: TextIO, turns: int, width: int = 30) -> None:
         self.stream, self.turns, self.width = stream, turns, width
         self.start = self.drawn = time.monotonic()
 
-    def show(self, turn: int, actions: int, done: bool = False) -> None:
-        """Redraw (at most ten times a second, and once done)."""
+    def show(self, turn: int, actions: int, done: bool = False, whose: str = "") -> None:
+        """Redraw for game turn ``turn`` (``whose``: the player's) after ``actions`` (at
+        most ten times a second, and once done)."""
         if not done and time.monotonic() - self.drawn < 0.1:
             return
         self.drawn = time.monotonic()
         filled = self.width if done else min(self.width, self.width * turn // self.turns)
         bar = "#" * filled + "-" * (self.width - filled)
         seconds = time.monotonic() - self.start
-        self.stream.write(f"\r[{bar}] turn {turn:>3}  {actions:>5} actions  {seconds:5.1f} s")
+        who = f" · {whose[:12]:<12}" if whose else ""
+        line = f"\r[{bar}] turn {turn:>3}{who}  {plural(actions, 'action'):>13}  {seconds:5.1f} s"
+        self.stream.write(line)
         self.stream.flush()
 
     def update(self, game: Game) -> None:
         """Redraw for ``game`` (the service calls it after each AI action)."""
         if game.state is not None:
-            self.show(game.state.turn.number, game.n)
+            state = game.state
+            self.show(game_turn(state), game.n, whose=state.player(state.active).name)
 
-    def close(self, turn: int, actions: int) -> None:
-        self.show(turn, actions, done=True)
+    def close(self, turn: int, actions: int, whose: str = "") -> None:
+        self.show(turn, actions, done=True, whose=whose)
         self.stream.write("\n")
         self.stream.flush()
 
@@ -106,8 +112,8 @@ class DemoResult:
         winners = " and ".join(self.names[s] for s in result.winners)
         label = "Winners" if len(result.winners) > 1 else "Winner"
         lines = [
-            f"{label}: {winners} ({result.reason}) after {self.state.turn.number} turns "
-            f"and {self.actions} actions, in {self.seconds:.1f} s."
+            f"{label}: {winners} ({result.reason}) in turn {game_turn(self.state)}, after "
+            f"{plural(self.actions, 'action')}, in {self.seconds:.1f} s."
         ]
         if self.time_limit:
             lines.append(
@@ -145,7 +151,8 @@ async def run_demo(
             await service.close()
     assert row is not None
     story = tell(row, seats, log)
-    bar.close(story.state.turn.number, len(log))
+    final = story.state
+    bar.close(game_turn(final), len(log), whose=final.player(final.active).name)
     log_path, pictures = write(story, out)
     names = tuple(s.name for s in seats)
     seconds = time.monotonic() - started
@@ -170,14 +177,14 @@ async def play_ai_game(
     service: GameService, place: Place, max_turns: int, latencies: list[float] | None = None
 ) -> bool:
     """AI actions one command at a time until the game is over (each command's seconds
-    appended to ``latencies``); whether the time limit was declared (after ``max_turns``
-    player turns)."""
+    appended to ``latencies``); whether the time limit was declared (once game turn
+    ``max_turns`` is over)."""
     limited = False
     while (game := await service.game_in(place.channel)) is not None:
         state = game.playing()
         seat = to_act(state)
         assert seat is not None
-        if not limited and state.turn.number > max_turns:
+        if not limited and game_turn(state) > max_turns:
             caller = Caller(game.user_of(seat), game.name_of(seat))
             replies = await service.act(place, caller, a.ExpireTimeLimit())
             if replies.error:
@@ -189,7 +196,7 @@ async def play_ai_game(
             latencies.append(time.perf_counter() - start)
         after = await service.game_in(place.channel)
         if after is not None and after.n == game.n:
-            raise RuntimeError(f"game {game.id} stalled after {game.n} actions")
+            raise RuntimeError(f"game {game.id} stalled after {plural(game.n, 'action')}")
     return limited
 
 
@@ -227,22 +234,29 @@ def _entry(n: int, who: str, said: list[str]) -> list[str]:
 def moments(
     before: GameState, state: GameState, events: Sequence[Event], names: dict[int, str]
 ) -> list[tuple[str, Picture]]:
-    """The pictures an action's events call for: (file name stem, picture)."""
-    turn = before.turn.number
+    """The pictures an action's events call for: (file name stem, picture); each stem
+    begins with the game turn (``turn-11-…``), as players count them."""
+    turn = game_turn(before)
     found: list[tuple[str, Picture]] = []
     for event in events:
-        if isinstance(event, TurnEnded) and turn == 1:
+        if isinstance(event, TurnEnded) and turn == 1 and game_turn(state) != 1:
             found.append(("turn-1-end", Picture(PictureKind.MASTERBOARD, state)))
         elif _armies_entered(before, event):
             picture = board_picture(state, None, events, before)
             if picture.kind is PictureKind.BATTLELAND and picture.land is not None:
-                found.append((f"turn-{turn}-battle-in-{picture.land}", picture))
+                whose = _slug(names[before.active])
+                found.append((f"turn-{turn}-{whose}-battle-in-{picture.land}", picture))
         elif isinstance(event, PlayerEliminated):
-            who = re.sub(r"\W+", "-", names[event.seat]).strip("-").lower()
+            who = _slug(names[event.seat])
             found.append((f"turn-{turn}-{who}-out", Picture(PictureKind.MASTERBOARD, state)))
         elif isinstance(event, GameOver):
             found.append(("game-end", Picture(PictureKind.MASTERBOARD, state)))
     return found
+
+
+def _slug(name: str) -> str:
+    """A player's name as part of a file name: ``bot-2``."""
+    return re.sub(r"\W+", "-", name).strip("-").lower()
 
 
 def _armies_entered(before: GameState, event: Event) -> bool:

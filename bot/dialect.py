@@ -32,6 +32,7 @@ from typing import Protocol
 
 from bot.syntax import parse_command
 from engine.errors import TitanError
+from engine.words import plural
 
 HINT = re.compile(r"(?<!\\)`([^`\n]+)(?<!\\)`")
 """A code span (not an escaped backtick): the markup of a command hint."""
@@ -167,14 +168,14 @@ def shorten(text: str, limit: int) -> str:
     if len(text) <= limit:
         return text
     lines = text.split("\n")
-    room = limit - len(f"\n… and {len(lines)} more lines")
+    room = limit - len(f"\n… and {plural(len(lines), 'more line')}")
     kept: list[str] = []
     for line in lines:
         if len("\n".join([*kept, line])) > room:
             break
         kept.append(line)
     if kept:
-        return "\n".join(kept) + f"\n… and {len(lines) - len(kept)} more lines"
+        return "\n".join(kept) + f"\n… and {plural(len(lines) - len(kept), 'more line')}"
     head = text[: limit - 1]
     opened = head.rfind("</")
     if opened > head.rfind(">"):

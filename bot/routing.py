@@ -32,7 +32,10 @@ WITHOUT_GAME = frozenset(
 )
 """Verbs that mean something in a channel without a game; any other verb in a channel
 whose game is damaged is answered with the damage notice."""
-STALE = "this choice is out of date: the game has moved on since it was offered"
+STALE = (
+    "this choice is out of date: the game has moved on since it was offered (the newest "
+    "message offers what it waits for now; `status` says it)"
+)
 
 
 class StaleChoice(WrongPhase):

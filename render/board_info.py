@@ -15,6 +15,8 @@ from enum import Enum
 from typing import Protocol
 
 from engine.characters import titan_power
+from engine.game.game_turns import game_turn
+from engine.game.state import GameState
 from engine.game.view import View
 from engine.movement import MoveKind
 
@@ -123,6 +125,7 @@ class BoardInfo:
     phase: str
     active: int
     turn: int
+    """The game turn, as players count them (0 while the colours are chosen)."""
     roll: int | None
     moves: tuple[MoveInfo, ...]
     engagement: int | None
@@ -139,7 +142,10 @@ class BoardInfo:
 
 
 def board_info(board: BoardLike | View | BoardInfo) -> BoardInfo:
-    """The public part of ``board`` (markers sorted, so equal boards draw equal pictures)."""
+    """The public part of ``board`` (markers sorted, so equal boards draw equal pictures),
+    its turn the game turn as players count them (a game state's is worked out from its
+    player turns, :func:`~engine.game.game_turns.game_turn`; another board's ``turn.number``
+    is taken to be one)."""
     if isinstance(board, BoardInfo):
         return board
     if isinstance(board, View):
@@ -155,7 +161,7 @@ def board_info(board: BoardLike | View | BoardInfo) -> BoardInfo:
         legions=legions,
         phase=str(board.phase.value),
         active=board.active,
-        turn=board.turn.number,
+        turn=game_turn(board) if isinstance(board, GameState) else board.turn.number,
         roll=board.turn.roll,
         moves=moves,
         engagement=engagement,
@@ -174,7 +180,7 @@ def _from_view(view: View) -> BoardInfo:
         legions=_markers(view.legions),
         phase=str(view.phase.value),
         active=view.active,
-        turn=view.turn,
+        turn=view.game_turn,
         roll=view.roll,
         moves=tuple(
             MoveInfo(m.marker, m.start, m.land, m.kind is not MoveKind.NORMAL) for m in view.moves

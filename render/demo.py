@@ -52,15 +52,17 @@ def demo_state() -> GameState:
     for marker, (land, names, revealed) in _LEGIONS.items():
         owner = COLOURS.index(_colour_name(marker))
         legions[marker] = Legion(marker, owner, land, tuple(sorted(names)), revealed)
+    order = [p.seat for p in sorted(state.players, key=lambda p: -p.tower)]
+    before = set(order[: order.index(0)])  # who has played game turn 3 already
     players = tuple(
-        replace(p, score=score)
+        replace(p, score=score, turns_taken=3 if p.seat in before else 2)
         for p, score in zip(state.players, (412, 236, 655, 180), strict=True)
     )
     moves = (
         MoveRecord("Rd01", 21, 23, MoveKind.NORMAL, 3),
         MoveRecord("Rd05", 500, 128, MoveKind.TOWER_TELEPORT, None),
     )
-    turn = Turn(number=10, first_turn=False, roll=2, moves=moves)
+    turn = Turn(number=9 + len(before), first_turn=False, roll=2, moves=moves)
     return replace(state, players=players, legions=legions, phase=Phase.MOVE, active=0, turn=turn)
 
 

@@ -15,6 +15,7 @@ from engine.characters import TITAN, character, legion_value, titan_power
 from engine.game.view import View
 from engine.markers import marker_colour, marker_name
 from engine.masterboard import LANDS
+from engine.words import plural
 from render.counters import UNKNOWN, CounterFace, draw_counter, draw_marker, face
 from render.style import BACKGROUND, PAPER, RGB, bold_text, font, player_rgb, png_bytes
 
@@ -111,7 +112,7 @@ def legion_card(
     from ``score``, rule 19.1) and the legion's value."""
     faces = _faces(characters, score)
     image = Image.new("RGB", (max(_row_width(8), _row_width(len(faces))), ROW), BACKGROUND)
-    extra = f"{len(faces)} characters · value {legion_value(characters, score)}"
+    extra = f"{plural(len(faces), 'character')} · value {legion_value(characters, score)}"
     _draw_row(
         ImageDraw.Draw(image),
         0,
@@ -201,7 +202,8 @@ def legions_sheet(state: SheetLike | View, seat: int) -> Image.Image:
     image = Image.new("RGB", size, BACKGROUND)
     draw = ImageDraw.Draw(image)
     power = titan_power(player.score)
-    heading = f"{player.name} · {player.colour or '-'} · {player.score} pts · Titan {power}"
+    points = plural(player.score, "pt")
+    heading = f"{player.name} · {player.colour or '-'} · {points} · Titan {power}"
     bold_text(draw, (PAD, HEADER / 2 + 4), heading, 20, PAPER, "lm")
     if not own:
         draw.text(
@@ -210,7 +212,7 @@ def legions_sheet(state: SheetLike | View, seat: int) -> Image.Image:
     for i, (marker, land, names) in enumerate(own):
         faces = _faces(names, player.score)
         known = [n for n in names if n != UNKNOWN]
-        extra = f"{len(faces)} characters · value {legion_value(known, player.score)}"
+        extra = f"{plural(len(faces), 'character')} · value {legion_value(known, player.score)}"
         top = HEADER + PAD + i * ROW
         _draw_row(
             draw, top, marker, _title(marker, land, extra), faces, _colour(marker, player.colour)

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from PIL import ImageDraw
 
 from engine.masterboard import Sign
+from engine.words import plural
 from render.board_base import Layout
 from render.board_info import BoardInfo, PlayerInfo
 from render.signs import draw_sign
@@ -33,14 +34,14 @@ ALERT: RGB = (255, 110, 100)
 def draw_strip(
     draw: ImageDraw.ImageDraw, lay: Layout, info: BoardInfo, contested: Sequence[int]
 ) -> None:
-    """Turn, phase and roll; one row per player; pending engagements; the legend."""
+    """Turn (``Turn 11 · Bob``), phase and roll; one row per player; pending engagements;
+    the legend."""
     unit = lay.frame.s / 26  # 1.0 at the default width
     x = lay.strip_left + 16 * unit
     y = 14 * unit
     bold_text(draw, (x, y), "TITAN", round(30 * unit), PAPER)
     y += 44 * unit
-    roll = "-" if info.roll is None else str(info.roll)
-    for line in (f"Turn {info.turn}", f"Phase: {info.phase.capitalize()}", f"Roll: {roll}"):
+    for line in heading_lines(info):
         draw.text((x, y), line, font=font(round(18 * unit)), fill=PAPER)
         y += 24 * unit
     y += 10 * unit
@@ -62,6 +63,31 @@ def draw_strip(
         draw.multiline_text((x, y + 22 * unit), lands, font=font(round(16 * unit)), fill=PAPER)
         y += 22 * unit * (1 + (len(contested) + 3) // 4) + 8 * unit
     _legend(draw, (x, max(y, lay.height - 350 * unit)), unit)
+
+
+def heading_lines(info: BoardInfo) -> tuple[str, str, str]:
+    """``Turn 11 · Bob``, the phase and the roll: the game turn as players count them
+    (:func:`engine.game.game_turns.game_turn`) and whose it is; ``Before turn 1`` while
+    the colours are chosen."""
+    roll = "-" if info.roll is None else str(info.roll)
+    if info.phase == "colours" or not 0 <= info.active < len(info.players):
+        turn = "Before turn 1" if info.phase == "colours" else f"Turn {info.turn}"
+    else:
+        turn = f"Turn {info.turn} · {_short(info.players[info.active].name, 12)}"
+    return turn, f"Phase: {info.phase.capitalize()}", f"Roll: {roll}"
+
+
+def player_detail(player: PlayerInfo, legions: int) -> str:
+    """``236 points · Titan 8 · 1 legion`` (or the colour and score of an eliminated
+    player), under the player's name."""
+    points = plural(player.score, "pt")
+    if player.eliminated:
+        return f"{player.colour or '-'} · eliminated · {points}"
+    return f"{points} · Titan {player.titan_power} · {plural(legions, 'legion')}"
+
+
+def _short(name: str, most: int) -> str:
+    return name if len(name) <= most else name[: most - 1] + "."
 
 
 def _wrapped(words: list[str], per_line: int) -> str:
@@ -99,12 +125,9 @@ def _player_row(
         swatch = mix(swatch, MUTED, 0.6)
     box = (x + 10 * unit, y + 2 * unit, x + 34 * unit, y + 26 * unit)
     draw.rounded_rectangle(box, 4, fill=swatch, outline=PAPER, width=2)
-    name = player.name if len(player.name) <= 16 else player.name[:15] + "."
+    name = _short(player.name, 16)
     bold_text(draw, (x + 44 * unit, y + 14 * unit), name, round(19 * unit), ink, "lm")
-    if player.eliminated:
-        detail = f"{player.colour or '-'} · eliminated · {player.score} pts"
-    else:
-        detail = f"{player.score} pts · Titan {player.titan_power} · {legions} legions"
+    detail = player_detail(player, legions)
     draw.text((x + 10 * unit, y + 36 * unit), detail, font=font(round(15 * unit)), fill=ink)
 
 

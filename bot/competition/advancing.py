@@ -29,6 +29,7 @@ from bot.tournament.errors import TournamentError
 from bot.tournament.seating import seat_heat
 from engine.dice import Dice
 from engine.errors import IllegalAction
+from engine.words import plural
 
 
 async def advance(ctx: Context, args: Args) -> Replies:
@@ -83,7 +84,7 @@ async def _final_stage(
     last = max((t.heat for t in tables), default=0)
     if last < settings.heats:
         raise IllegalAction(
-            f"{tournament.name} has played {last} of its {settings.heats} heats: "
+            f"{tournament.name} has played {last} of its {plural(settings.heats, 'heat')}: "
             f"`tournament heat {tournament.name}` seats the next"
         )
     if last == settings.heats:
@@ -97,7 +98,10 @@ async def _final_stage(
         players = [p for table in won for p in table]
         stage = "semi-final"
     if len(players) < 2:
-        raise IllegalAction(f"{len(players)} players advance: there is no final to play")
+        advance = "advances" if len(players) == 1 else "advance"
+        raise IllegalAction(
+            f"{plural(len(players), 'player')} {advance}: there is no final to play"
+        )
     heat = last + 1
     if len(players) <= settings.max_players:
         seated = [tuple(int(p) for p in players)]
@@ -114,7 +118,7 @@ async def _final_stage(
         seated = [tuple(int(p) for p in table) for table in seating.tables]
     await store.add_tables(db, tournament.id, heat, seated)
     await store.log(db, tournament.id, f"stage {heat} ({stage}) seated: {seated}")
-    lines = [f"The {stage} of **{tournament.name}** (heat {heat}): {len(seated)} tables."]
+    lines = [f"The {stage} of **{tournament.name}** (heat {heat}): {plural(len(seated), 'table')}."]
     lines += [
         f"Table {i}: " + ", ".join(names.get(str(u), str(u)) for u in table)
         for i, table in enumerate(seated, start=1)
@@ -205,7 +209,10 @@ def _round_text(
     pairs: list[tuple[str, str | None]],
     names: dict[str, str],
 ) -> str:
-    lines = [f"Round {heat} of **{tournament.name}**: {len(pairs)} matches, opening now."]
+    lines = [
+        f"Round {heat} of **{tournament.name}**: "
+        f"{plural(len(pairs), 'match', 'matches')}, opening now."
+    ]
     for number, (one, two) in enumerate(pairs, start=1):
         against = f" v {names.get(two, two)}" if two is not None else " (a bye: through)"
         lines.append(f"Match {number}: {names.get(one, one)}{against}")

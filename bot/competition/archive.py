@@ -29,6 +29,7 @@ from bot.storage import tournaments as store
 from bot.syntax import Args
 from bot.tournament.standings import LABELS, Standings
 from engine.errors import IllegalAction
+from engine.words import plural
 
 FORMAT = "titanbot-tournament/1"
 
@@ -73,7 +74,8 @@ async def archive(ctx: Context, args: Args) -> Replies:
     slug = "".join(c if c.isalnum() else "-" for c in found.name.lower()).strip("-") or "t"
     file = Attachment(f"tournament-{slug}.zip", data)
     text = (
-        f"**{found.name}**: {len(records)} finished games of {len(tables)} tables, the "
+        f"**{found.name}**: {plural(len(records), 'finished game')} of "
+        f"{plural(len(tables), 'table')}, the "
         "standings (CSV, JSON) and the log. Check any game with `titanbot verify`."
     )
     return Replies(ephemeral=Message(text, attachments=(file,)))

@@ -51,7 +51,10 @@ async def playing_table(
     """The table ``word``, refused unless its game is being played."""
     found = await table_labelled(db, tournament, word)
     if found.status != store.PLAYING or found.game is None or found.channel is None:
-        raise IllegalAction(f"table {found.label} of {tournament.name} is {found.status}")
+        raise IllegalAction(
+            f"table {found.label} of {tournament.name} is {found.status}, not being played "
+            f"(`tournament status {tournament.name}` lists the tables)"
+        )
     return found
 
 

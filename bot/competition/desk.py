@@ -21,6 +21,7 @@ from bot.competition.settings import BRACKET, TournamentSettings
 from bot.context import Context, Place
 from bot.names import display
 from bot.narration.describe import waiting_for
+from bot.narration.turns import turn_phrase
 from bot.replies import Message, Notice, Replies
 from bot.schedule.runner import reminder_text
 from bot.schedule.timing import parse_duration, show_duration
@@ -32,6 +33,7 @@ from bot.storage.record import Game, load_game
 from bot.syntax import Args
 from bot.syntax.words import user
 from engine.errors import IllegalAction
+from engine.words import plural
 
 STALLED = 86400.0
 """A table waiting this long (seconds) for one decision is stalled."""
@@ -54,11 +56,11 @@ async def status(ctx: Context, args: Args) -> Replies:
         lines = [await _desk_line(db, t, now) for t in shown]
     settings = TournamentSettings.from_json(found.settings)
     stage = "round" if settings.format == BRACKET else "heat"
-    head = f"**{found.name}** ({found.status}): {len(entrants)} entrants"
+    head = f"**{found.name}** ({found.status}): {plural(len(entrants), 'entrant')}"
     if heat is None:
         return Replies.answer(f"{head}. No {stage} seated yet.")
     over = sum(1 for t in shown if t.status == store.DONE)
-    head += f"; {stage} {heat}: {len(shown)} tables, {over} over."
+    head += f"; {stage} {heat}: {plural(len(shown), 'table')}, {over} over."
     stalled = [text for late, text in lines if late]
     rest = [text for late, text in lines if not late and text]
     if stalled:
@@ -71,7 +73,7 @@ def _fit(lines: list[str]) -> str:
     kept: list[str] = []
     size = 0
     for index, line in enumerate(lines):
-        tail = f"\n… and {len(lines) - index} more tables."
+        tail = f"\n… and {plural(len(lines) - index, 'more table')}."
         if size + len(line) + 1 + len(tail) > LIMIT and index > 0:
             return "\n".join(kept) + tail
         kept.append(line[: LIMIT - 100])
@@ -96,7 +98,8 @@ async def _desk_line(db: Connection, table: store.TableRow, now: float) -> tuple
     clock = await due.clock(db, game.id)
     seat, task = waiting_for(game.state)
     who = game.name_of(seat) if seat is not None else "nobody"
-    text = f"{head}, turn {game.state.turn.number}: waits for **{who}** to {task.split(' (')[0]}"
+    turn = turn_phrase(game.state, f"{game.name_of(game.state.active)}'s")
+    text = f"{head}, {turn}: waits for **{who}** to {task.split(' (')[0]}"
     if clock is None:
         return False, text
     text += f" since <t:{int(clock.since)}:R>"
@@ -153,7 +156,7 @@ async def remind(ctx: Context, args: Args) -> Replies:
             private[player] = Message(f"⏰ {found.name}: {text}")
     dms = {u: m for u, m in private.items() if all(u not in n.message.mention for n in notices)}
     count = len(private)
-    answer = f"Reminded {count} player{'s' if count != 1 else ''} of {found.name}"
+    answer = f"Reminded {plural(count, 'player')} of {found.name}"
     answer += f" ({len(notices)} in their table's channel)." if notices else "."
     if quiet:
         answer += f" {quiet} turned reminders off."
@@ -175,7 +178,9 @@ async def extend(ctx: Context, args: Args) -> Replies:
         table = await playing_table(db, found, where)
         waiting = await _waiting(db, table)
         if waiting is None or waiting[1].deadline is None:
-            raise IllegalAction(f"table {table.label} waits for no deadline")
+            raise IllegalAction(
+                f"table {table.label} waits for no deadline: there is none to extend"
+            )
         game, clock = waiting
         await due.shift(db, game.id, clock.decision, seconds)
         deadline = int((clock.deadline or 0) + seconds)
@@ -245,7 +250,7 @@ async def _pausing(ctx: Context, args: Args, *, pausing: bool) -> Replies:
             labels = ", ".join(t.label for t in chosen)
             await store.log(db, found.id, f"{verb}d by {by}: {labels}")
     count = len(notices)
-    answer = f"{count} table{'s' if count != 1 else ''} of {found.name} {verb}d."
+    answer = f"{plural(count, 'table')} of {found.name} {verb}d."
     return Replies(ephemeral=Message(answer), elsewhere=tuple(notices))
 
 

@@ -22,6 +22,7 @@ from bot.tournament.places import GameResult, result_of
 from bot.tournament.ratings import Rating, rate
 from engine.dice import Dice
 from engine.errors import IllegalAction
+from engine.words import plural
 
 
 def rolloff_dice(tournament_seed: int, game: int) -> Dice:
@@ -62,7 +63,7 @@ async def record_result(db: Connection, game: Game, finished_at: str) -> GameRes
                 db,
                 tournament.id,
                 f"game #{game.id}: mutual rolled off by <@{rolled.attacker}> against "
-                f"<@{rolled.defender}>: {list(rolled.rolls)}, {rolled.hits} hits, "
+                f"<@{rolled.defender}>: {list(rolled.rolls)}, {plural(rolled.hits, 'hit')}, "
                 f"<@{rolled.winner}> wins",
             )
     if rated:
@@ -156,7 +157,7 @@ async def tournament_told(
         rolled = result.rolloff
         lines.append(
             f"The mutual was rolled off: {names.get(rolled.attacker, rolled.attacker)} "
-            f"rolled {' '.join(map(str, rolled.rolls))} ({rolled.hits} hits; 5 win)."
+            f"rolled {' '.join(map(str, rolled.rolls))} ({plural(rolled.hits, 'hit')}; 5 win)."
         )
     heat = await store.tables(db, tournament.id, table[1].heat)
     if bracket and all(t.status == store.DONE for t in heat):

@@ -12,6 +12,7 @@ from bot.syntax.words import number
 from bot.tournament.scoring import Scheme
 from engine.codec import decode, encode
 from engine.errors import InvalidNotation
+from engine.words import plural
 
 HEATS, BRACKET = "heats", "bracket"
 
@@ -58,10 +59,13 @@ class TournamentSettings:
             shape = "2-player single elimination"
         else:
             shape = (
-                f"{self.heats} heats of {self.min_players}–{self.max_players}-player games, "
+                f"{plural(self.heats, 'heat')} of {self.min_players}–{self.max_players}-player "
+                "games, "
                 f"ranked by {self.scheme.value}, top {self.advance} advance"
             )
-        cap = f", a player's first {self.max_games} games count" if self.max_games else ""
+        counted = "counts" if self.max_games == 1 else "count"
+        first = "game" if self.max_games == 1 else f"{self.max_games} games"
+        cap = f", a player's first {first} {counted}" if self.max_games else ""
         return f"{shape}{cap}; {clock.describe(self.timing)}"
 
 

@@ -19,6 +19,7 @@ from bot.context import Caller, Place
 from bot.service import GameService
 from bot.storage import tournaments as store
 from bot.storage.backends import Target, open_database
+from engine.words import plural
 
 DESK = 2
 """The terminal's channel for tournament news (the local game's is 1)."""
@@ -99,7 +100,7 @@ async def ratings_command(
                         conn, guild, {int(p): (r.mu, r.sigma, r.games) for p, r in rebuilt.items()}
                     )
                 write(
-                    f"{where}: {len(rebuilt)} ratings rebuilt from the results; "
+                    f"{where}: {plural(len(rebuilt), 'rating')} rebuilt from the results; "
                     + (f"{len(differ)} differed from those stored." if differ else "all agreed.")
                 )
             write(f"{where}:\n{ratings_text(rebuilt if rebuild else stored, names)}")

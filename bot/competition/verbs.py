@@ -38,6 +38,7 @@ from bot.tournament.errors import TournamentError
 from bot.tournament.ratings import leaderboard
 from bot.tournament.seating import seat_heat
 from engine.errors import IllegalAction, InvalidNotation
+from engine.words import plural
 
 Handler = Callable[[Context, Args], Awaitable[Replies]]
 MOST_AI_ENTRANTS = 64
@@ -143,7 +144,9 @@ async def add(ctx: Context, args: Args) -> Replies:
             raise IllegalAction(f"sign-up for {found.name} is closed")
         new = [n for u, n in added if await store.add_entrant(db, found.id, u, n)]
         count = len(await store.entrants(db, found.id))
-    return Replies(public=Message(f"{len(new)} entrants added to {found.name} ({count} in all)."))
+    return Replies(
+        public=Message(f"{plural(len(new), 'entrant')} added to {found.name} ({count} in all).")
+    )
 
 
 async def close(ctx: Context, args: Args) -> Replies:
@@ -161,7 +164,7 @@ async def close(ctx: Context, args: Args) -> Replies:
         await store.set_status(db, found.id, store.CLOSED)
     return Replies(
         public=Message(
-            f"Sign-up for **{found.name}** is closed: {len(entrants)} entrants. "
+            f"Sign-up for **{found.name}** is closed: {plural(len(entrants), 'entrant')}. "
             f"An organiser seats the first heat with `tournament heat {found.name}`."
         )
     )
@@ -187,7 +190,10 @@ async def heat(ctx: Context, args: Args) -> Replies:
             raise IllegalAction("the heat under way is not over yet: see `tournament status`")
         number_ = max((t.heat for t in tables), default=0) + 1
         if number_ > settings.heats:
-            raise IllegalAction(f"{found.name} has played its {settings.heats} heats")
+            raise IllegalAction(
+                f"{found.name} has played its {plural(settings.heats, 'heat')}: "
+                f"`tournament advance {found.name}` seats those who advance"
+            )
         ranked = await ranked_entrants(db, found)
         history = [tuple(str(u) for u in t.players) for t in tables]
         try:
@@ -207,7 +213,7 @@ async def heat(ctx: Context, args: Args) -> Replies:
         )
     names = {e.user: e.name for e in ranked}
     lines = [
-        f"Heat {number_} of **{found.name}**: {len(seated)} tables "
+        f"Heat {number_} of **{found.name}**: {plural(len(seated), 'table')} "
         f"({'-'.join(map(str, seating.sizes))}), opening now."
     ]
     lines += [
@@ -215,7 +221,9 @@ async def heat(ctx: Context, args: Args) -> Replies:
         for i, table in enumerate(seated, start=1)
     ]
     if seating.repeats:
-        lines.append(f"({seating.repeats} pairs meet again: no seating avoided it.)")
+        meet = "meets" if seating.repeats == 1 else "meet"
+        pairs = plural(seating.repeats, "pair")
+        lines.append(f"({pairs} {meet} again: no seating avoided it.)")
     return Replies(public=Message("\n".join(lines)))
 
 
@@ -265,7 +273,8 @@ async def rating(ctx: Context, game: Game | None, args: Args) -> Replies:
     return Replies.answer(
         f"{whose} rating: {mine.ordinal:.2f} (μ {mine.mu:.2f}, σ {mine.sigma:.2f}), "
         f"#{board.index(str(who)) + 1} of {len(board)} here.\n"
-        f"{record.games} rated games: {places}; {record.titan_kills} Titans slain."
+        f"{plural(record.games, 'rated game')}: {places}; "
+        f"{plural(record.titan_kills, 'Titan')} slain."
     )
 
 

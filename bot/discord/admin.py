@@ -15,6 +15,7 @@ import discord
 from discord.ext import commands
 
 from bot.dialect import shorten
+from engine.words import plural
 
 if TYPE_CHECKING:
     from bot.discord.client import TitanBot
@@ -46,7 +47,7 @@ class Admin(commands.Cog):
             )
             return
         synced = await self.bot.sync(force=True)
-        await ctx.reply(f"Synced {synced.count or 0} commands ({self.bot.sync_scope}).")
+        await ctx.reply(f"Synced {plural(synced.count or 0, 'command')} ({self.bot.sync_scope}).")
 
     async def cog_command_error(self, ctx: commands.Context[Any], error: Exception) -> None:
         # Strangers saying "sync" get no answer; the owner's failures are logged.

@@ -38,16 +38,48 @@ from bot.syntax import words as w
 from bot.syntax.words import number
 from engine.errors import IllegalAction, InvalidNotation
 from engine.version import ENGINE_VERSION
+from engine.words import plural
 
 LobbyHandler = Callable[[Context, Game | None, Args], Awaitable[Replies]]
 
 
-def _open_lobby(game: Game | None) -> Game:
+#: What each lobby command can do instead once the game has started.
+_AFTER_THE_START = {
+    "join": "its seats are taken; watch it with `status`, or open a new game in another channel",
+    "add": "nobody can be invited now (an organiser may give a seat to someone else)",
+    "invitation": "its invitations lapsed at the start; watch it with `status`",
+    "addai": "no seat can be added now",
+    "leave": "to leave it now, `withdraw` (you concede the whole game, RULES §12.4)",
+    "start": "`status` shows where it stands",
+}
+
+
+def _open_lobby(game: Game | None, doing: str) -> Game:
+    """The channel's game while it is a lobby; else a refusal saying what ``doing`` (a
+    lobby command's verb) can do instead."""
     if game is None:
         raise IllegalAction("there is no game in this channel: open one with `new`")
     if game.row.status is not Status.LOBBY:
-        raise IllegalAction("the game has started already")
+        raise IllegalAction(f"game #{game.id} has started already: {_AFTER_THE_START[doing]}")
     return game
+
+
+def _seated_already(ctx: Context, lobby: Game, user: int) -> IllegalAction:
+    """The refusal of a seat to ``user``, who holds one: said to the caller about
+    themselves, what they may do now."""
+    seat = lobby.seat_of(user)
+    assert seat is not None
+    if user != ctx.caller.user:
+        return IllegalAction(f"**{lobby.name_of(seat)}** has a seat in this game already")
+    name = lobby.name_of(seat)
+    if lobby.host == user:
+        return IllegalAction(
+            f"you have a seat already (as {name}), and you host the game: `start` it once "
+            "the players are seated, or `leave` it"
+        )
+    return IllegalAction(
+        f"you have a seat already (as {name}): wait for the host to `start` the game, or `leave` it"
+    )
 
 
 def _require_host(ctx: Context, game: Game) -> None:
@@ -61,15 +93,21 @@ def _require_host(ctx: Context, game: Game) -> None:
     raise IllegalAction(f"only the host ({game.name_of(seat)}) or an organiser may do that")
 
 
-def _check_name(game: Game, name: str, user: int | None = None) -> str:
+_JOIN_ANOTHER = "join with another, `join NAME`"
+
+
+def _check_name(
+    game: Game, name: str, user: int | None = None, instead: str = _JOIN_ANOTHER
+) -> str:
     """``name`` as a player name (:func:`bot.names.player_name`) that reads unlike every
     seated player's and every name an invitation holds for another user; raises
-    :class:`InvalidNotation` or :class:`IllegalAction`."""
+    :class:`InvalidNotation` or :class:`IllegalAction` (saying ``instead``, what to do
+    instead)."""
     name = player_name(name)
     twin = next((taken for taken in _taken(game, user) if same_name(taken, name)), None)
     if twin is not None:
         alike = "" if twin == name else f" ({twin!r} reads the same)"
-        raise IllegalAction(f"the name {name!r} is taken{alike}: join with another, `join NAME`")
+        raise IllegalAction(f"the name {name!r} is taken{alike}: {instead}")
     return name
 
 
@@ -102,14 +140,14 @@ async def _check_open_games(ctx: Context, doing: str, *, server: bool = False) -
             mine = await rows.count_open_games_of(db, ctx.caller.user)
             if mine >= most_mine:
                 raise IllegalAction(
-                    f"you have a seat in {mine} open games, the most this bot allows "
-                    f"({most_mine}): finish or leave one before {doing} another"
+                    f"you have a seat in {plural(mine, 'open game')}, the most this bot "
+                    f"allows ({most_mine}): finish or leave one before {doing} another"
                 )
         if most_here is not None and guild is not None:
             here = await rows.count_open_games_in(db, guild)
             if here >= most_here:
                 raise IllegalAction(
-                    f"this server has {here} open games, the most this bot allows "
+                    f"this server has {plural(here, 'open game')}, the most this bot allows "
                     f"({most_here}): finish or cancel one before {doing} another"
                 )
 
@@ -117,7 +155,7 @@ async def _check_open_games(ctx: Context, doing: str, *, server: bool = False) -
 async def new(ctx: Context, game: Game | None, args: Args) -> Replies:
     """Open a game (the caller is the host and takes the first seat)."""
     if game is not None:
-        raise IllegalAction("a game is open in this channel already: `join` it or `cancel` it")
+        raise IllegalAction(_open_already(ctx, game))
     players = MAX_PLAYERS
     record_keeping = time_limit = False
     timing = ctx.timing
@@ -173,6 +211,21 @@ async def new(ctx: Context, game: Game | None, args: Args) -> Replies:
     return Replies(public=Message(text))
 
 
+def _open_already(ctx: Context, game: Game) -> str:
+    """Why ``new`` is refused where a game is open, and what to do instead."""
+    if game.row.status is not Status.LOBBY:
+        return (
+            f"game #{game.id} is being played in this channel: `status` shows where it "
+            "stands; open a new game in another channel"
+        )
+    here = f"game #{game.id} is open in this channel already"
+    if game.seat_of(ctx.caller.user) is None:
+        return f"{here}: `join` it, or open a new game in another channel"
+    if game.host == ctx.caller.user:
+        return f"{here}, and you host it: `start` it once the players are seated, or `cancel` it"
+    return f"{here}, and you have a seat in it: wait for the host to `start` it"
+
+
 async def _save_seats(ctx: Context, game: Game, seats: list[SeatRow], settings: Settings) -> None:
     seats = [replace(s, seat=i) for i, s in enumerate(seats)]
     async with ctx.db.transaction() as db:
@@ -183,7 +236,11 @@ async def _save_seats(ctx: Context, game: Game, seats: list[SeatRow], settings: 
 async def join(ctx: Context, game: Game | None, args: Args) -> Replies:
     """Take a seat (``join NAME`` picks the name shown in the game; an invited user's
     default is the name of the invitation)."""
-    lobby = _open_lobby(game)
+    if game is not None and game.state is not None and game.seat_of(ctx.caller.user) is not None:
+        raise IllegalAction(
+            f"you play in game #{game.id} already: `status` shows what it waits for"
+        )
+    lobby = _open_lobby(game, "join")
     words = args.until(())
     invited = lobby.settings.invitation(ctx.caller.user)
     seat = len(lobby.seats) + 1
@@ -198,19 +255,20 @@ async def join(ctx: Context, game: Game | None, args: Args) -> Replies:
 async def add(ctx: Context, game: Game | None, args: Args) -> Replies:
     """The host invites another user to a seat: ``add <@id> [NAME]``. They are seated only
     when they accept; the invitation names them without pinging them."""
-    lobby = _open_lobby(game)
+    lobby = _open_lobby(game, "add")
     _require_host(ctx, lobby)
     try:
         user = w.user(args.take("the user to invite"))
     except InvalidNotation as exc:
         raise InvalidNotation(f"add: {exc}") from None
     default = _free_name(lobby, "Player", len(lobby.seats) + 1)
-    name = _check_name(lobby, " ".join(args.until(())) or default, user)
+    instead = "invite them under another, `add USER NAME`"
+    name = _check_name(lobby, " ".join(args.until(())) or default, user, instead)
     if lobby.seat_of(user) is not None:
-        raise IllegalAction("that user has a seat already")
+        raise _seated_already(ctx, lobby, user)
     settings = lobby.settings
     if len(lobby.seats) >= settings.players:
-        raise IllegalAction(f"the game is full ({settings.players} players)")
+        raise IllegalAction(_full(settings))
     invited = (*settings.without_invitation(user).invited, Invitation(user, name))
     await _save_seats(ctx, lobby, list(lobby.seats), replace(settings, invited=invited))
     text = (
@@ -230,7 +288,7 @@ async def invitation(ctx: Context, game: Game | None, args: Args) -> Replies:
     args.finish()
     if answer not in ("accept", "refuse"):
         raise InvalidNotation(f"invitation: accept or refuse, not {answer!r}")
-    lobby = _open_lobby(game)
+    lobby = _open_lobby(game, "invitation")
     invited = lobby.settings.invitation(ctx.caller.user)
     if invited is None:
         raise IllegalAction("there is no invitation for you in this game (`join` takes a seat)")
@@ -245,20 +303,23 @@ async def invitation(ctx: Context, game: Game | None, args: Args) -> Replies:
 
 async def add_ai(ctx: Context, game: Game | None, args: Args) -> Replies:
     """The host seats an AI player: ``addai [NAME]`` (it plays through ``choose_action``)."""
-    lobby = _open_lobby(game)
+    lobby = _open_lobby(game, "addai")
     _require_host(ctx, lobby)
     taken = {s.user for s in lobby.seats}
     user = next(rows.ai_user(k) for k in range(1, MAX_PLAYERS + 2) if rows.ai_user(k) not in taken)
-    return await _seat(ctx, lobby, user, " ".join(args.until(())) or _free_name(lobby, "Bot"))
+    name = " ".join(args.until(())) or _free_name(lobby, "Bot")
+    return await _seat(ctx, lobby, user, name, "name it another way, `addai NAME`")
 
 
-async def _seat(ctx: Context, lobby: Game, user: int, name: str) -> Replies:
+async def _seat(
+    ctx: Context, lobby: Game, user: int, name: str, instead: str = _JOIN_ANOTHER
+) -> Replies:
     if lobby.seat_of(user) is not None:
-        raise IllegalAction("that user has a seat already")
+        raise _seated_already(ctx, lobby, user)
     settings = lobby.settings
     if len(lobby.seats) >= settings.players:
-        raise IllegalAction(f"the game is full ({settings.players} players)")
-    name = _check_name(lobby, name, user)
+        raise IllegalAction(_full(settings))
+    name = _check_name(lobby, name, user, instead)
     seat = SeatRow(len(lobby.seats), user, name)
     seats = [*lobby.seats, seat]
     await _save_seats(ctx, lobby, seats, settings.without_invitation(user))
@@ -266,13 +327,22 @@ async def _seat(ctx: Context, lobby: Game, user: int, name: str) -> Replies:
     return Replies(public=Message(f"{who} takes seat {len(seats)} of {settings.players}."))
 
 
+def _full(settings: Settings) -> str:
+    return (
+        f"the game is full ({settings.players} players): watch it with `status`, or open "
+        "a new game in another channel"
+    )
+
+
 async def leave(ctx: Context, game: Game | None, args: Args) -> Replies:
     """Give up a seat before the start; the host's role passes on, an empty lobby closes."""
     args.finish()
-    lobby = _open_lobby(game)
+    if game is not None and game.seat_of(ctx.caller.user) is None:
+        raise IllegalAction("you have no seat in this game: there is nothing to leave")
+    lobby = _open_lobby(game, "leave")
     seat = lobby.seat_of(ctx.caller.user)
     if seat is None:
-        raise IllegalAction("you have no seat in this game")
+        raise IllegalAction("you have no seat in this game: there is nothing to leave")
     seats = [s for s in lobby.seats if s.seat != seat]
     name = lobby.name_of(seat)
     humans = [s for s in seats if not s.is_ai]
@@ -291,10 +361,13 @@ async def leave(ctx: Context, game: Game | None, args: Args) -> Replies:
 async def start(ctx: Context, game: Game | None, args: Args) -> Replies:
     """Draw the seed, create the engine's game and store its first snapshot."""
     args.finish()
-    lobby = _open_lobby(game)
+    lobby = _open_lobby(game, "start")
     _require_host(ctx, lobby)
     if len(lobby.seats) < MIN_PLAYERS:
-        raise IllegalAction("a game needs at least 2 players: others take a seat with `join`")
+        raise IllegalAction(
+            "a game needs at least 2 players: others take a seat with `join`, or seat a "
+            "computer player with `addai`"
+        )
     seed, salt = ctx.seeds(), ctx.salts()
     settings = replace(lobby.settings, invited=())  # invitations not taken lapse
     row = replace(
@@ -348,9 +421,12 @@ async def _cancel_damaged(ctx: Context, wanted: int | None) -> Replies:
             row = await rows.game(db, wanted)
         seats = tuple(await rows.seats(db, row.id)) if row is not None else ()
     if wanted is None and row is None:
-        raise IllegalAction("there is no game in this channel")
+        raise IllegalAction("there is no game in this channel: there is nothing to cancel")
     if row is None or row.channel != channel or not row.status.is_open or row.damaged is None:
-        raise IllegalAction(f"game #{wanted} is not a damaged game of this channel")
+        raise IllegalAction(
+            f"game #{wanted} is not a damaged game of this channel (`cancel` alone cancels "
+            "the channel's game)"
+        )
     _require_host(ctx, Game(row, seats))
     async with ctx.db.transaction() as db:
         await rows.update_game(db, row.id, Status.CANCELLED)

@@ -26,6 +26,7 @@ from datetime import datetime
 from bot.context import Context
 from bot.dialect import timestamp, without_hints
 from bot.narration.describe import waiting_for
+from bot.narration.turns import turn_phrase
 from bot.replies import Replies
 from bot.storage import ActionRow, GameRow, Store, due
 from bot.storage import games as rows
@@ -252,15 +253,14 @@ def game_line(entry: Listed, user: int) -> str:
 
 
 def stage(game: Game, user: int) -> str:
-    """Where a started game stands: its turn (and whose, when another seat is awaited)
-    and what it waits for, in the words of the channel's waiting line."""
+    """Where a started game stands: its game turn and whose it is (``turn 11, Bob's``) and
+    what it waits for, in the words of the channel's waiting line."""
     state = game.playing()
     seat, task = waiting_for(state)
-    turn = "colours" if state.turn.number == 0 else f"turn {state.turn.number}"
+    mine = game.user_of(state.active) == user
+    turn = turn_phrase(state, "yours" if mine else f"{game.name_of(state.active)}'s")
     if seat is None:
         return f"{turn}: {task}"
-    if seat != state.active:
-        turn += f" of {game.name_of(state.active)}"
     who = "you" if game.user_of(seat) == user else game.name_of(seat)
     return f"{turn}: waiting for {who} to {without_hints(task)}"
 

@@ -9,7 +9,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from bot.narration.battle_text import battle_task
-from bot.narration.narrate import listing
+from bot.narration.narrate import listing, plural
+from bot.narration.turns import turn_phrase
 from engine.game.legal import to_act
 from engine.game.state import GameState, Phase, Stage
 from engine.game.view import LegionView, view
@@ -21,7 +22,7 @@ def legion_text(legion: LegionView) -> str:
     head = f"{legion.marker} in {legion.land} ({land_of(legion.land).terrain})"
     if legion.characters is not None:
         return f"{head}: {listing(legion.characters)}"
-    text = f"{head}: {legion.height} characters"
+    text = f"{head}: {plural(legion.height, 'character')}"
     return text + (f", known: {listing(legion.known)}" if legion.known else "")
 
 
@@ -34,7 +35,7 @@ def legions_text(state: GameState, viewer: int | None) -> str:
         own = [leg for leg in seen.legions if leg.owner == player.seat]
         out = ", out of the game" if player.eliminated else ""
         colour = player.colour or "no colour yet"
-        head = f"**{player.name}** ({colour}, {player.score} points{out})"
+        head = f"**{player.name}** ({colour}, {plural(player.score, 'point')}{out})"
         lines = [f"  {legion_text(leg)}" for leg in own] or ["  no legions"]
         blocks.append("\n".join([head, *lines]))
     return "\n".join(blocks)
@@ -95,9 +96,7 @@ def status_text(state: GameState, viewer: int | None = None) -> str:
     """Turn, phase, scores and who must act; the engagement's proposals only for its two
     players (RULES §5.4: the negotiation is theirs), as :func:`view` shows them."""
     seat, task = waiting_for(state)
-    lines = [f"Turn {state.turn.number}, {state.phase.value} phase of {_name(state, state.active)}"]
-    if state.turn.roll is not None and state.phase in (Phase.MOVE, Phase.ENGAGE, Phase.MUSTER):
-        lines[0] += f" (movement roll {state.turn.roll})"
+    lines = [_turn_line(state)]
     engagement = state.engagement
     if engagement is not None:
         attacker = _name(state, owner_of_safe(state, engagement.attacker))
@@ -118,6 +117,20 @@ def status_text(state: GameState, viewer: int | None = None) -> str:
     return "\n".join(lines)
 
 
+def _turn_line(state: GameState) -> str:
+    """``Turn 11, Bob's move phase (movement roll 4)``: the game turn, as players count
+    them, and whose it is."""
+    if state.phase is Phase.COLOURS:
+        return "Before turn 1: the colours are chosen"
+    turn = turn_phrase(state)
+    if state.result is not None or state.phase is Phase.OVER:
+        return f"The game ended in {turn}"
+    line = f"{turn[:1].upper()}{turn[1:]} {state.phase.value} phase"
+    if state.turn.roll is not None and state.phase in (Phase.MOVE, Phase.ENGAGE, Phase.MUSTER):
+        line += f" (movement roll {state.turn.roll})"
+    return line
+
+
 def owner_of_safe(state: GameState, marker: str) -> int | None:
     legion = state.legions.get(marker)
     return legion.owner if legion is not None else None
@@ -129,7 +142,7 @@ def _score_line(state: GameState, seat: int) -> str:
     out = ", out" if player.eliminated else ""
     return (
         f"  {player.name}: {player.colour or 'no colour'}, tower {player.tower}, "
-        f"{player.score} points, {len(legions)} legions{out}"
+        f"{plural(player.score, 'point')}, {plural(len(legions), 'legion')}{out}"
     )
 
 

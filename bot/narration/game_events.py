@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bot.narration.table import Names, listing, narrator, proposal_text
+from bot.narration.table import Names, listing, narrator, plural, proposal_text
 from engine.game import events as ev
 from engine.movement import MoveKind
 
@@ -20,7 +20,12 @@ def _colour(e: ev.ColourChosen, n: Names) -> str:
 
 @narrator(ev.TurnStarted)
 def _turn(e: ev.TurnStarted, n: Names) -> str:
-    return f"— Turn {e.number}: {n.seat(e.seat)} —"
+    """``— Turn 11 · Bob —``: the game turn, as players count them (``e.number`` counts
+    player turns); ``— Bob's turn —`` when the states told do not say which."""
+    turn = n.game_turn(e.seat, e.number)
+    if turn is None:
+        return f"— {n.seat(e.seat)}'s turn —"
+    return f"— Turn {turn} · {n.seat(e.seat)} —"
 
 
 @narrator(ev.LegionContents)
@@ -143,7 +148,7 @@ def _resolved(e: ev.EngagementResolved, n: Names) -> str:
 
 @narrator(ev.PointsScored)
 def _points(e: ev.PointsScored, n: Names) -> str:
-    return f"{n.seat(e.seat)} scores {e.points} points ({e.reason}): {e.score} in all."
+    return f"{n.seat(e.seat)} scores {plural(e.points, 'point')} ({e.reason}): {e.score} in all."
 
 
 @narrator(ev.LordSummoned)
@@ -199,7 +204,10 @@ def _withdrawing(e: ev.WithdrawalQueued, n: Names) -> str:
 
 @narrator(ev.TimeLimitExpired)
 def _time(e: ev.TimeLimitExpired, n: Names) -> str:
-    return f"The time limit has expired: {e.final_turns} more player turns."
+    return (
+        "The time limit has expired: this turn is played out, then every player takes one "
+        "more turn (errata 21.1)."
+    )
 
 
 @narrator(ev.TurnEnded)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from engine.battle.state import LAST_TURN, BattleStep
 from engine.game.battle_flow import battle_of
+from engine.game.game_turns import game_turn
 from engine.game.state import GameState, Phase, Stage
 from engine.masterboard import land as land_of
 
@@ -44,12 +45,6 @@ _STAGES = {
     Stage.BATTLE: "battle",
     Stage.AFTERMATH: "after the engagement",
 }
-
-
-def game_turn(state: GameState) -> int:
-    """The game turn of the player whose turn it is: every player takes one turn a game
-    turn, so it is the active player's own turn number."""
-    return state.player(state.active).turns_taken + 1
 
 
 def heading(state: GameState, in_battle: bool = False) -> str | None:

@@ -11,14 +11,28 @@ from enum import Enum
 from typing import Any, TypeVar
 
 from engine.events import Event
+from engine.game.game_turns import game_turn, player_turns
 from engine.game.state import GameState, Proposal
+from engine.words import plural
+
+__all__ = [
+    "NARRATORS",
+    "Names",
+    "Narrator",
+    "article",
+    "listing",
+    "narrator",
+    "plural",
+    "proposal_text",
+]
 
 E = TypeVar("E", bound=Event)
 
 
 class Names:
     """What a narrator knows: player names for seats and markers, from game states (the
-    first state wins), the markers fighting the engagement, and the next event."""
+    first state wins), the markers fighting the engagement, the game turns of the player
+    turns (from the latest state), and the next event."""
 
     def __init__(self, *states: GameState | None) -> None:
         self.upcoming: Event | None = None
@@ -26,7 +40,10 @@ class Names:
         self._seats: dict[int, str] = {}
         self._markers: dict[str, str] = {}
         self._sides: dict[str, str] = {}
-        for state in reversed([s for s in states if s is not None]):
+        given = [s for s in states if s is not None]
+        self._latest = max(given, key=lambda s: s.turn.number, default=None)
+        self._turns: tuple[tuple[int, int], ...] | None = None
+        for state in reversed(given):
             self._seats |= {p.seat: p.name for p in state.players}
             self._markers |= {m: p.name for p in state.players for m in p.markers}
             if state.engagement is not None:
@@ -45,6 +62,20 @@ class Names:
         eliminated player's to his eliminator, RULES §12.2)."""
         name = self.seat(seat)
         self._markers |= {marker: name for marker in markers}
+
+    def game_turn(self, seat: int, number: int) -> int | None:
+        """The game turn of player turn ``number``, played by ``seat`` (None when the states
+        do not tell: :func:`engine.game.game_turns.player_turns`)."""
+        latest = self._latest
+        if latest is None or not 0 < number <= latest.turn.number:
+            return None
+        if number == latest.turn.number and seat == latest.active:
+            return game_turn(latest)
+        if self._turns is None:
+            self._turns = player_turns(latest) or ()
+        if number <= len(self._turns) and self._turns[number - 1][0] == seat:
+            return self._turns[number - 1][1]
+        return None
 
     def seat(self, seat: int | None) -> str:
         return self._seats.get(seat, "nobody") if seat is not None else "nobody"
@@ -90,11 +121,6 @@ def listing(names: Iterable[str]) -> str:
 def article(name: str) -> str:
     """``an Angel``, ``a Troll``."""
     return f"an {name}" if name[:1].upper() in "AEIOU" else f"a {name}"
-
-
-def plural(count: int, word: str) -> str:
-    """``1 hit``, ``2 hits``."""
-    return f"{count} {word}" if count == 1 else f"{count} {word}s"
 
 
 def proposal_text(proposal: Proposal) -> str:

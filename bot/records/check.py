@@ -42,6 +42,7 @@ from bot.storage.migrations import MIGRATIONS
 from bot.storage.pg_connection import IDENTITY_TABLES, PgConnection
 from bot.storage.pg_dialect import POSTGRES_MIGRATIONS
 from bot.storage.postgres import schema_version
+from engine.words import plural
 
 
 @dataclass
@@ -67,7 +68,7 @@ class CheckReport:
         head = (
             f"{shown(self.path)}: {games} game{'s' if games != 1 else ''}"
             + (f" ({kinds})" if kinds else "")
-            + f", {self.actions} actions, {self.snapshots} snapshots"
+            + f", {plural(self.actions, 'action')}, {plural(self.snapshots, 'snapshot')}"
         )
         if self.without_checksum:
             head += f" ({self.without_checksum} from before checksums, checked by replay)"

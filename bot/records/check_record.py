@@ -27,6 +27,7 @@ from engine.game.events import Event
 from engine.game.setup import new_game
 from engine.game.state import GameState, Options
 from engine.version import ENGINE_VERSION
+from engine.words import plural
 
 CLIP = 160
 """Characters of an event shown when two differ (not their rolls)."""
@@ -77,9 +78,9 @@ def check_record(document: dict[str, Any]) -> Verdict:
     players = len(document["players"])
     return Verdict(
         True,
-        f"verified: game #{document.get('game')}, {players} players, {count} actions and "
-        f"{state.dice.rolled} dice replayed by engine {ENGINE_VERSION}, every event as "
-        f"recorded; {proof}; {result}.",
+        f"verified: game #{document.get('game')}, {plural(players, 'player')}, "
+        f"{plural(count, 'action')} and {plural(state.dice.rolled, 'die', 'dice')} replayed "
+        f"by engine {ENGINE_VERSION}, every event as recorded; {proof}; {result}.",
     )
 
 

@@ -26,6 +26,7 @@ from bot.storage import games as rows
 from bot.syntax import Args
 from bot.syntax.words import number
 from engine.errors import IllegalAction
+from engine.words import plural
 
 RecordHandler = Callable[[Context, Args], Awaitable[Replies]]
 
@@ -78,7 +79,7 @@ def summary(record: Record, verification: Verification) -> str:
     problems = len(verification.problems)
     found = f"{problems} problem{'s' if problems != 1 else ''} found" if problems else "no problem"
     return (
-        f"Game #{row.id} ({state}): {len(record.actions)} logged actions, "
+        f"Game #{row.id} ({state}): {plural(len(record.actions), 'logged action')}, "
         f"{verification.replayed} replayed from the seed; {found}. "
         "The file shows every legion's contents: keep it private."
     )
@@ -105,7 +106,7 @@ async def public_record(ctx: Context, args: Args) -> Replies:
         )
     files = await asyncio.to_thread(record_files, record)
     text = (
-        f"The record of game #{row.id}: {len(record.actions)} actions, every die and the "
+        f"The record of game #{row.id}: {plural(len(record.actions), 'action')}, every die and the "
         "seed and salt behind them. Anyone can check it: `titanbot verify "
         f"{files[0].filename}`."
     )

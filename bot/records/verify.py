@@ -29,6 +29,7 @@ from bot.storage.record import (
 )
 from engine.errors import TitanError
 from engine.game.state import GameState
+from engine.words import plural
 
 
 @dataclass(frozen=True)
@@ -108,7 +109,7 @@ def _check_seats(record: Record, settings: Settings | None, found: Verification)
     if settings is not None and len(numbers) > settings.players:
         found.add(f"it has {len(numbers)} seats for at most {settings.players} players")
     if record.row.seed is not None and not MIN_PLAYERS <= len(numbers) <= MAX_PLAYERS:
-        found.add(f"it was started with {len(numbers)} seats (a game has 2 to 6)")
+        found.add(f"it was started with {plural(len(numbers), 'seat')} (a game has 2 to 6)")
 
 
 def _check_unstarted(record: Record, found: Verification) -> None:
@@ -120,8 +121,8 @@ def _check_unstarted(record: Record, found: Verification) -> None:
         found.add("it is a lobby with a seed")
     if record.actions or record.snapshots:
         found.add(
-            f"it was never started but holds {len(record.actions)} actions "
-            f"and {len(record.snapshots)} snapshots"
+            f"it was never started but holds {plural(len(record.actions), 'action')} "
+            f"and {plural(len(record.snapshots), 'snapshot')}"
         )
 
 

@@ -205,7 +205,10 @@ class Game:
     def playing(self) -> GameState:
         """The engine state; :class:`IllegalAction` while in the lobby."""
         if self.state is None:
-            raise IllegalAction("the game has not started yet: the host starts it with `start`")
+            raise IllegalAction(
+                "the game has not started yet: the host starts it with `start` (until then "
+                "a seat is given up with `leave`)"
+            )
         return self.state
 
 

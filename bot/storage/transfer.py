@@ -43,6 +43,7 @@ from bot.storage.postgres import SchemaTooNew, migrate_connection
 from bot.storage.record import DamagedLog, full_replay, load_game
 from engine.errors import TitanError
 from engine.game.state import GameState
+from engine.words import plural
 
 BATCH = 10_000
 """Rows read from SQLite and sent to PostgreSQL at a time."""
@@ -83,8 +84,9 @@ class Copied:
         total = sum(self.rows.values())
         tables = ", ".join(f"{name} {count}" for name, count in self.rows.items())
         return [
-            f"copied {total} rows of {len(self.rows)} tables to {self.target}: {tables}",
-            f"checked: every table's rows counted, {self.games} games replayed alike",
+            f"copied {plural(total, 'row')} of {plural(len(self.rows), 'table')} to "
+            f"{self.target}: {tables}",
+            f"checked: every table's rows counted, {plural(self.games, 'game')} replayed alike",
             f"took {self.seconds:.1f} s ({self.checking:.1f} s of it checking)",
         ]
 
@@ -248,7 +250,7 @@ async def _compare_counts(
         expected = int(row[0]) if row else 0
         found = int(await target.fetchval(f"SELECT count(*) FROM {quoted(table.name)}"))
         if found != expected:
-            raise CopyDiffers(f"table {table.name}: {found} rows copied of {expected}")
+            raise CopyDiffers(f"table {table.name}: {plural(found, 'row')} copied of {expected}")
 
 
 async def compare_games(source: Connection, copy: Connection) -> int:

@@ -18,6 +18,7 @@ from engine.game import actions as a
 from engine.game import battle_actions as b
 from engine.game.battle_flow import battle_of
 from engine.game.state import GameState, Phase
+from engine.game.waiting import waiting_words
 
 MAX_DICE = 99
 """The most dice a strike command reads: above any Titan's Power and its modifiers
@@ -81,10 +82,10 @@ def _undo(args: w.Args, state: GameState, seat: int) -> a.Action:
         end = w.hex_label(args.take("the hex"))
         args.finish()
         return b.TakeBackManeuver(end)
-    return _undo_last(state)
+    return _undo_last(state, seat)
 
 
-def _undo_last(state: GameState) -> a.Action:
+def _undo_last(state: GameState, seat: int) -> a.Action:
     """The last maneuver (in a battle) or the last move (in the movement phase)."""
     battle = battle_of(state)
     if battle is not None:
@@ -93,7 +94,8 @@ def _undo_last(state: GameState) -> a.Action:
         return b.TakeBackManeuver(battle.moves[-1].end)
     if state.phase is Phase.MOVE and state.turn.moves:
         return a.TakeBack(state.turn.moves[-1].marker)
-    raise WrongPhase("undo: there is no move or maneuver to take back now")
+    waiting = waiting_words(state, seat)
+    raise WrongPhase(f"undo: there is no move or maneuver to take back now; {waiting}")
 
 
 FORMATTERS[b.TakeBackManeuver] = lambda action: f"undo {action.hex}"

@@ -17,6 +17,7 @@ from engine.game import actions as a
 from engine.game.battle_actions import AcceptConcession
 from engine.game.battle_flow import battle_of
 from engine.game.state import GameState, Phase, Proposal
+from engine.game.waiting import waiting_words
 from engine.movement import MoveKind
 
 A = TypeVar("A", bound=a.Action)
@@ -97,9 +98,13 @@ def _split(args: w.Args, state: GameState, seat: int) -> a.Action:
     else:
         free = state.free_markers(seat)
         if state.phase is not Phase.SPLIT:
-            raise WrongPhase(f"you can split only in the split phase (now: {state.phase.value})")
+            waiting = waiting_words(state, seat)
+            raise WrongPhase(f"you can split only in the split phase; {waiting}")
         if not free:
-            raise InvalidNotation("you have no free legion marker (RULES §3.1)")
+            raise InvalidNotation(
+                "you have no free legion marker, so no legion can split (RULES §3.1): `roll` "
+                "for movement instead"
+            )
         new = free[0]
     characters = _names(args.until(()))
     if not characters:
@@ -195,7 +200,9 @@ def _done(args: w.Args, state: GameState, seat: int) -> a.Action:
     if state.phase is Phase.COLOURS:
         raise WrongPhase("choose a colour first (`colour COLOUR`)")
     if state.phase is Phase.ENGAGE:
-        raise WrongPhase("the engagements must be resolved first (see `legal`)")
+        raise WrongPhase(
+            f"the engagements must be resolved first (see `legal`); {waiting_words(state, seat)}"
+        )
     raise WrongPhase("the game is over")
 
 

@@ -18,6 +18,7 @@ from bot.tournament.rolloff import RollOff, final_attacker, roll_off
 from engine.dice import Dice
 from engine.game.events import TITAN_LOST, Event, PlayerEliminated
 from engine.game.state import GameState
+from engine.words import plural
 
 
 class Ending(StrEnum):
@@ -70,7 +71,8 @@ class GameResult:
             better = sum(1 for other in self.places if other.place < line.place)
             if line.place != better + 1:
                 raise TournamentError(
-                    f"{line.player} cannot be placed {line.place} with {better} players ahead"
+                    f"{line.player} cannot be placed {line.place} with "
+                    f"{plural(better, 'player')} ahead"
                 )
 
     @property
@@ -114,7 +116,9 @@ def result_of(
         raise TournamentError("the game is not over, so it has no result yet")
     names = tuple(players) if players is not None else tuple(p.name for p in state.players)
     if len(names) != len(state.players):
-        raise TournamentError(f"{len(names)} names for a game of {len(state.players)} seats")
+        raise TournamentError(
+            f"{plural(len(names), 'name')} for a game of {plural(len(state.players), 'seat')}"
+        )
     winners = state.result.winners
     ending = _ending_of(state.result.reason)
     out_at, kills = _eliminations(events_by_action)

@@ -20,6 +20,7 @@ from bot.tournament.assignment import cheapest_assignment
 from bot.tournament.chance import shuffled
 from bot.tournament.errors import TournamentError
 from engine.dice import Dice
+from engine.words import plural
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 6
 """A game of TITAN seats two to six players (RULES §1.6)."""
@@ -54,13 +55,13 @@ def table_sizes(entrants: int, min_players: int, max_players: int) -> tuple[int,
         )
     if entrants < min_players:
         raise TournamentError(
-            f"{entrants} entrants cannot fill a table of at least {min_players} players"
+            f"{plural(entrants, 'entrant')} cannot fill a table of at least {min_players} players"
         )
     tables = -(-entrants // max_players)
     small, extra = divmod(entrants, tables)
     if small < min_players:
         raise TournamentError(
-            f"{entrants} entrants cannot be seated at tables of {min_players} to "
+            f"{plural(entrants, 'entrant')} cannot be seated at tables of {min_players} to "
             f"{max_players}: at most {(tables - 1) * max_players} fit at {_tables(tables - 1)}, "
             f"and {_tables(tables)} need at least {tables * min_players}"
         )

@@ -21,6 +21,7 @@ from engine.battle.strike import (
     strike_values,
 )
 from engine.errors import IllegalStrike
+from engine.words import plural
 
 
 def dune_barred(position: Position, striker: Fighter, target: Fighter, other: Fighter) -> bool:
@@ -99,8 +100,9 @@ def declaration_problem(
         )
     if declared.dice <= target.hits_to_slay:
         return (
-            f"{declared.dice} dice cannot slay {target.name} ({target.hits_to_slay} hits "
-            "needed) with hits to spare (RULES §9.5 c, errata 12.0)"
+            f"{plural(declared.dice, 'die', 'dice')} cannot slay {target.name} "
+            f"({plural(target.hits_to_slay, 'hit')} needed) with hits to spare "
+            "(RULES §9.5 c, errata 12.0)"
         )
     before = {f.hex for f in eligible_carry_targets(position, striker, target, natural)}
     after = {f.hex for f in eligible_carry_targets(position, striker, target, declared)}
@@ -229,7 +231,9 @@ def resolve_strike(
     targets = carry_targets(position, striker, target, declared)
     used = strike_values(position, striker, target) if declared is None else declared
     if len(rolls) != used.dice or any(not 1 <= r <= 6 for r in rolls):
-        raise IllegalStrike(f"a strike with {used} needs {used.dice} results of 1–6 (RULES §9.2)")
+        raise IllegalStrike(
+            f"a strike with {used} needs {plural(used.dice, 'result')} of 1–6 (RULES §9.2)"
+        )
     return StrikeResult(striker, target, used, tuple(rolls), tuple(targets))
 
 
@@ -253,7 +257,8 @@ def allocate_carry(result: StrikeResult, order: Sequence[str] = ()) -> tuple[tup
     unranked = left - sum(by_hex[h].hits_to_slay for h in order)
     if len(rest) > 1 and 0 < unranked < sum(by_hex[h].hits_to_slay for h in rest):
         raise IllegalStrike(
-            f"choose where {result.carry_hits} carried hits go: {', '.join(sorted(rest))} "
+            f"choose where {plural(result.carry_hits, 'carried hit')} "
+            f"{'goes' if result.carry_hits == 1 else 'go'}: {', '.join(sorted(rest))} "
             "(RULES §9.4)"
         )
     placed = []

@@ -26,7 +26,7 @@ from engine.battle.events import (
     ConcessionRollOff,
 )
 from engine.battle.position import Side
-from engine.battle.state import Battle, BattleStep, Concession
+from engine.battle.state import Battle, BattleStep, Concession, battle_waiting
 from engine.errors import IllegalEngagement, WrongPhase
 
 
@@ -105,9 +105,9 @@ def attempt(battle: Battle, side: Side) -> Change:
 def _responding(battle: Battle, side: Side) -> Concession:
     concession = battle.concession
     if concession is None:
-        raise WrongPhase("nobody is trying to concede")
+        raise WrongPhase(f"nobody is trying to concede; {battle_waiting(battle)}")
     if concession.responder is not side:
-        raise WrongPhase("your opponent answers the concession, not you")
+        raise WrongPhase(f"your opponent answers the concession, not you; {battle_waiting(battle)}")
     return concession
 
 

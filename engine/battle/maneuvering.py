@@ -23,7 +23,7 @@ from engine.battle.events import (
 )
 from engine.battle.maneuver import deployment_hexes, entry_hexes, reachable
 from engine.battle.position import Fighter, Side
-from engine.battle.state import Battle, BattleStep, Casualty, ManeuverRecord
+from engine.battle.state import Battle, BattleStep, Casualty, ManeuverRecord, battle_waiting
 from engine.battleland import LABELS
 from engine.errors import IllegalManeuver, WrongPhase
 from engine.events import Event
@@ -32,7 +32,9 @@ from engine.events import Event
 def require_maneuver(battle: Battle, doing: str) -> None:
     """Raise :class:`WrongPhase` unless the phasing side may maneuver now."""
     if battle.step is not BattleStep.MANEUVER or battle.concession is not None:
-        raise WrongPhase(f"you can {doing} only in your maneuver phase (RULES §8.4)")
+        raise WrongPhase(
+            f"you can {doing} only in your maneuver phase (RULES §8.4); {battle_waiting(battle)}"
+        )
 
 
 def _with_waiting(battle: Battle, side: Side, names: list[str]) -> Mapping[Side, tuple[str, ...]]:

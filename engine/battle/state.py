@@ -266,3 +266,39 @@ class Battle:
     def value(self, side: Side, names: tuple[str, ...]) -> int:
         """The summed value of ``side``'s characters ``names`` (RULES §0.2, §11.4)."""
         return sum(self.power_of(side, n) * character(n).skill for n in names)
+
+
+#: The decision each step waits for, in words (see :func:`decision_words`).
+_DECISIONS = {
+    BattleStep.OPEN_ATTACKER: "concede or decline, before anyone enters",
+    BattleStep.OPEN_DEFENDER: "concede or decline, before anyone enters",
+    BattleStep.REINFORCE: "reinforce or decline",
+    BattleStep.SUMMON: "summon or decline",
+    BattleStep.MANEUVER: "maneuver, then end the maneuver phase",
+    BattleStep.DRIFT: "concede or decline, before the drift damage",
+    BattleStep.STRIKE: "strike, then end the strike phase",
+    BattleStep.SLEW_ALL: "concede or decline, before the counterstrikes",
+    BattleStep.COUNTERSTRIKE: "strike back",
+    BattleStep.END_CHECK: "concede or decline, at the end check",
+}
+
+
+def decision_words(battle: Battle) -> str:
+    """What the battle waits for its decider to do: ``strike, then end the strike phase``
+    (RULES §8.4; the SoP's complete sequence)."""
+    concession = battle.concession
+    if concession is not None:
+        if concession.countered:
+            return "accept the concession made instead, or insist on conceding"
+        return "answer the concession: accept it, or concede instead"
+    if battle.carry is not None:
+        return "place the carried-over hits"
+    return _DECISIONS.get(battle.step, "see the battle end")
+
+
+def battle_waiting(battle: Battle) -> str:
+    """``the battle waits for the attacker to maneuver, then end the maneuver phase``."""
+    side = battle.decider
+    if side is None:
+        return "the battle is over"
+    return f"the battle waits for the {side.value} to {decision_words(battle)}"

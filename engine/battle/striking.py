@@ -23,10 +23,11 @@ from engine.battle.events import (
 )
 from engine.battle.position import Fighter, Position
 from engine.battle.rangestrike import RangestrikeValues, rangestrike_targets, rangestrike_values
-from engine.battle.state import Battle, BattleStep, PendingCarry
+from engine.battle.state import Battle, BattleStep, PendingCarry, battle_waiting
 from engine.battle.strike import StrikeValues, strike_targets, strike_values
 from engine.errors import IllegalStrike, WrongPhase
 from engine.events import Event
+from engine.words import plural
 
 _STRIKE_STEPS = (BattleStep.STRIKE, BattleStep.COUNTERSTRIKE)
 
@@ -86,7 +87,10 @@ def _character(position: Position, hex_label: str) -> Fighter:
 def _striker(battle: Battle, hex_label: str) -> Fighter:
     """The character in ``hex_label`` if it may strike now, else an error."""
     if battle.step not in _STRIKE_STEPS or battle.concession is not None:
-        raise WrongPhase("you can strike only in a strike or counterstrike phase (RULES §8.4)")
+        raise WrongPhase(
+            "you can strike only in a strike or counterstrike phase (RULES §8.4); "
+            f"{battle_waiting(battle)}"
+        )
     if battle.carry is not None:
         raise WrongPhase("place the carried-over hits first (RULES §9.4)")
     striker = _character(battle.position, hex_label)
@@ -243,7 +247,9 @@ def rangestrike(
     """Make a rangestrike with all its dice, ``rolls`` (RULES §10; no carry-over)."""
     striker, target, values, chosen = rangestrike_plan(battle, striker_hex, target_hex, number)
     if len(rolls) != values.dice or any(not 1 <= r <= 6 for r in rolls):
-        raise IllegalStrike(f"a rangestrike needs {values.dice} results of 1–6 (errata 13.3)")
+        raise IllegalStrike(
+            f"a rangestrike needs {plural(values.dice, 'result')} of 1–6 (errata 13.3)"
+        )
     hits = sum(1 for r in rolls if r >= chosen)
     damage = min(hits, target.hits_to_slay)
     fighters = tuple(
@@ -272,7 +278,7 @@ def rangestrike(
 def end_strikes(battle: Battle) -> Change:
     """End the phasing side's strike phase once no forced strike remains (RULES §9.1)."""
     if battle.step is not BattleStep.STRIKE or battle.concession is not None:
-        raise WrongPhase("you can end only your own strike phase")
+        raise WrongPhase(f"you can end only your own strike phase; {battle_waiting(battle)}")
     if battle.carry is not None:
         raise WrongPhase("place the carried-over hits first (RULES §9.4)")
     due = due_strikers(battle)

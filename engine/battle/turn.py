@@ -29,6 +29,7 @@ from engine.battle.state import (
     EndKind,
     Entrant,
     Supplies,
+    battle_waiting,
 )
 from engine.battle.striking import begin_counterstrikes, due_strikers, rangestrikers
 from engine.characters import ANGEL, ARCHANGEL
@@ -133,7 +134,7 @@ def _call(battle: Battle, entrant: Entrant) -> Battle:
 def decline(battle: Battle, side: Side) -> Change:
     """``side`` passes on a summon, a reinforcement, or a concession window."""
     if battle.decider is not side or battle.concession is not None or battle.carry is not None:
-        raise WrongPhase("there is nothing for you to decline now")
+        raise WrongPhase(f"there is nothing for you to decline now; {battle_waiting(battle)}")
     step = battle.step
     if step is BattleStep.OPEN_ATTACKER:
         battle = replace(battle, step=BattleStep.OPEN_DEFENDER)
@@ -156,7 +157,7 @@ def decline(battle: Battle, side: Side) -> Change:
     if step is BattleStep.END_CHECK and battle.ending is not None:
         battle, events = finish(battle, battle.ending)
         return battle, [ChanceDeclined(side, "concession at the end check"), *events]
-    raise WrongPhase("there is nothing for you to decline now")
+    raise WrongPhase(f"there is nothing for you to decline now; {battle_waiting(battle)}")
 
 
 # --- drift (RULES §8.7) -----------------------------------------------------------------

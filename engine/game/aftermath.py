@@ -30,17 +30,20 @@ from engine.game.outcome import (
     summon_donors,
 )
 from engine.game.state import Aftermath, Engagement, GameState, Phase, Stage
+from engine.game.waiting import waiting_words
 from engine.masterboard import land as land_of
 from engine.muster import check_muster
 
 
 def _aftermath(state: GameState, seat: int, doing: str) -> tuple[Engagement, Aftermath]:
-    require_phase(state, Phase.ENGAGE, doing=doing)
+    require_phase(state, Phase.ENGAGE, doing=doing, seat=seat)
     engagement = state.engagement
     if engagement is None or engagement.stage is not Stage.AFTERMATH or not engagement.aftermath:
-        raise WrongPhase(f"you can {doing} only after winning an engagement")
+        waiting = waiting_words(state, seat)
+        raise WrongPhase(f"you can {doing} only after winning an engagement; {waiting}")
     if aftermath_seat(state) != seat:
-        raise NotYourTurn(f"only the winner of the engagement may {doing}")
+        waiting = waiting_words(state, seat)
+        raise NotYourTurn(f"only the winner of the engagement may {doing}; {waiting}")
     return engagement, engagement.aftermath
 
 

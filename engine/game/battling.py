@@ -25,6 +25,7 @@ from engine.game.common import Step, require_phase, take_back_limit, take_backs_
 from engine.game.engaging import concede
 from engine.game.outcome import owner_of
 from engine.game.state import GameState, Phase
+from engine.game.waiting import waiting_words
 
 
 def seat_side(state: GameState, seat: int) -> Side | None:
@@ -37,15 +38,17 @@ def seat_side(state: GameState, seat: int) -> Side | None:
 
 def _fighting(state: GameState, seat: int, doing: str) -> tuple[Battle, Side]:
     """The battle and ``seat``'s side, when the battle waits for ``seat``'s decision."""
-    require_phase(state, Phase.ENGAGE, doing=doing)
+    if state.result is not None:
+        raise WrongPhase("the game is over")
     battle = battle_of(state)
     if battle is None:
-        raise WrongPhase(f"you can {doing} only during a battle")
+        waiting = waiting_words(state, seat)
+        raise WrongPhase(f"there is no battle being fought now, so you cannot {doing}; {waiting}")
     side = seat_side(state, seat)
     if side is None:
-        raise NotYourTurn("you are not fighting in this battle")
+        raise NotYourTurn(f"you are not fighting in this battle; {waiting_words(state, seat)}")
     if battle.decider is not side:
-        raise NotYourTurn(f"the {battle.decider.value if battle.decider else 'nobody'} decides now")
+        raise NotYourTurn(f"it is not your decision now; {waiting_words(state, seat)}")
     return battle, side
 
 
@@ -120,11 +123,11 @@ def concede_instead(state: GameState, seat: int, action: b.ConcedeInstead) -> St
 # --- engagement actions during a battle -------------------------------------------------
 def _concede(state: GameState, seat: int, action: a.Concede) -> Step:
     """Concede, or attempt to, during the battle (RULES §5.8)."""
-    require_phase(state, Phase.ENGAGE, doing="concede")
+    require_phase(state, Phase.ENGAGE, doing="concede", seat=seat)
     battle = battle_of(state)
     side = seat_side(state, seat)
     if battle is None or side is None:
-        raise NotYourTurn("you are not fighting in this battle")
+        raise NotYourTurn(f"you are not fighting in this battle; {waiting_words(state, seat)}")
     return settle(state, *concession.attempt(battle, side))
 
 

@@ -9,23 +9,27 @@ from dataclasses import replace
 from engine.errors import NotYourTurn, WrongPhase
 from engine.game.events import GAME_OVER, Event, LegionContents, Revealed
 from engine.game.state import GameState, Legion, Phase
+from engine.game.waiting import waiting_words
 
 Step = tuple[GameState, list[Event]]
 
 
-def require_phase(state: GameState, *phases: Phase, doing: str) -> None:
-    """Raise :class:`WrongPhase` unless the game is in one of ``phases``."""
+def require_phase(state: GameState, *phases: Phase, doing: str, seat: int | None = None) -> None:
+    """Raise :class:`WrongPhase` unless the game is in one of ``phases``; the refusal says
+    what the game waits for instead (to ``seat``, the player refused)."""
     if state.result is not None:
         raise WrongPhase("the game is over")
     if state.phase not in phases:
         names = " or ".join(p.value for p in phases)
-        raise WrongPhase(f"you can {doing} only in the {names} phase (now: {state.phase.value})")
+        waiting = waiting_words(state, seat)
+        raise WrongPhase(f"you can {doing} only in the {names} phase; {waiting}")
 
 
 def require_active(state: GameState, seat: int) -> None:
     """Raise :class:`NotYourTurn` unless ``seat`` is the player whose turn it is."""
     if seat != state.active:
-        raise NotYourTurn(f"it is {state.player(state.active).name}'s turn, not yours")
+        name = state.player(state.active).name
+        raise NotYourTurn(f"it is {name}'s turn, not yours; {waiting_words(state, seat)}")
 
 
 def take_backs_left(state: GameState, made: int) -> bool:

@@ -32,11 +32,12 @@ from engine.game.events import (
 from engine.game.moving import pending_engagements
 from engine.game.outcome import Outcome, conclude, eliminators, marker_of, owner_of
 from engine.game.state import Engagement, GameState, OfferedProposal, Phase, Proposal, Stage
+from engine.game.waiting import waiting_words
 
 
 def engage(state: GameState, seat: int, action: Engage) -> Step:
     """Pick the next engagement; both legions are shown to the two players (SoP)."""
-    require_phase(state, Phase.ENGAGE, doing="choose an engagement")
+    require_phase(state, Phase.ENGAGE, doing="choose an engagement", seat=seat)
     require_active(state, seat)
     if state.engagement is not None:
         raise IllegalEngagement(
@@ -66,13 +67,16 @@ def engage(state: GameState, seat: int, action: Engage) -> Step:
 
 def negotiating(state: GameState, seat: int, doing: str) -> tuple[Engagement, Side]:
     """The engagement in negotiation and the side ``seat`` acts for, or an error."""
-    require_phase(state, Phase.ENGAGE, doing=doing)
+    require_phase(state, Phase.ENGAGE, doing=doing, seat=seat)
     engagement = state.engagement
     if engagement is None or engagement.stage is not Stage.NEGOTIATE:
-        raise IllegalEngagement(f"you can {doing} only while an engagement is negotiated")
+        waiting = waiting_words(state, seat)
+        raise IllegalEngagement(
+            f"you can {doing} only while an engagement is negotiated; {waiting}"
+        )
     role = engagement.to_act
     if owner_of(state, role) != seat:
-        raise NotYourTurn(f"the {role.value} decides now, not you")
+        raise NotYourTurn(f"the {role.value} decides now, not you; {waiting_words(state, seat)}")
     return engagement, role
 
 
@@ -153,7 +157,9 @@ def accept(state: GameState, seat: int, action: Accept) -> Step:
         (o for o in engagement.proposals if o.number == action.number and o.by is not role), None
     )
     if offered is None:
-        raise IllegalEngagement(f"your opponent made no proposal {action.number}")
+        theirs = ", ".join(f"#{o.number}" for o in engagement.proposals if o.by is not role)
+        made = f"theirs: {theirs}" if theirs else "they have made none yet"
+        raise IllegalEngagement(f"your opponent made no proposal #{action.number} ({made})")
     proposal = offered.proposal
     slain: dict[Side, tuple[str, ...]] = {}
     for side in Side:
@@ -225,7 +231,8 @@ def fight(state: GameState, seat: int, action: Fight) -> Step:
     engagement, role = negotiating(state, seat, "fight")
     if engagement.no_more is not role.other:
         raise IllegalEngagement(
-            "you can choose battle once your opponent has declared no more proposals (RULES §5.4)"
+            "you can fight once your opponent has declared no more proposals (RULES §5.4); "
+            "until then propose, accept, concede or declare no more proposals yourself"
         )
     return begin_battle(state)
 

@@ -18,7 +18,7 @@ from itertools import combinations
 from engine.battle.position import Side
 from engine.characters import character
 from engine.game import actions as a
-from engine.game.battle_legal import battle_actions, battle_seat
+from engine.game.battle_legal import battle_actions
 from engine.game.common import take_backs_left
 from engine.game.moving import (
     has_moved,
@@ -37,6 +37,7 @@ from engine.game.outcome import (
 )
 from engine.game.revealing import unrevealed
 from engine.game.state import GameState, Legion, Phase, Proposal, Stage
+from engine.game.waiting import deciding_seat
 from engine.markers import COLOURS
 from engine.movement import MoveKind
 from engine.reveals import teleport_lords
@@ -71,18 +72,9 @@ def _reveals(state: GameState, seat: int) -> list[a.Action]:
 
 
 def to_act(state: GameState) -> int | None:
-    """The seat whose decision the game waits for, or None when it is over."""
-    if state.result is not None:
-        return None
-    engagement = state.engagement
-    if state.phase is Phase.ENGAGE and engagement is not None:
-        if engagement.stage is Stage.AFTERMATH:
-            return aftermath_seat(state)
-        if engagement.stage is Stage.NEGOTIATE:
-            return owner_of(state, engagement.to_act)
-        if engagement.stage is Stage.BATTLE:
-            return battle_seat(state)
-    return state.active
+    """The seat whose decision the game waits for, or None when it is over
+    (:func:`engine.game.waiting.deciding_seat`)."""
+    return deciding_seat(state)
 
 
 def _colours(state: GameState, seat: int) -> list[a.Action]:

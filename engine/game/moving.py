@@ -97,7 +97,7 @@ def mulligan_refusal(state: GameState) -> str | None:
 
 def mulligan(state: GameState, seat: int, action: Mulligan) -> Step:
     """Reroll the movement die, before any move stands (:func:`mulligan_refusal`)."""
-    require_phase(state, Phase.MOVE, doing="take a mulligan")
+    require_phase(state, Phase.MOVE, doing="take a mulligan", seat=seat)
     require_active(state, seat)
     refusal = mulligan_refusal(state)
     if refusal is not None:
@@ -136,7 +136,7 @@ def _teleport_lord(legion: Legion, kind: MoveKind, wanted: str | None) -> str | 
 
 def move(state: GameState, seat: int, action: Move) -> Step:
     """Move one legion, fixing its entry side (RULES §2.3, §4.4–§4.8)."""
-    require_phase(state, Phase.MOVE, doing="move")
+    require_phase(state, Phase.MOVE, doing="move", seat=seat)
     require_active(state, seat)
     legion = own_legion(state, seat, action.legion)
     if has_moved(state, legion.marker):
@@ -163,12 +163,14 @@ def move(state: GameState, seat: int, action: Move) -> Step:
 
 def take_back(state: GameState, seat: int, action: TakeBack) -> Step:
     """Take back a move and every later one (errata 7.0)."""
-    require_phase(state, Phase.MOVE, doing="take back a move")
+    require_phase(state, Phase.MOVE, doing="take back a move", seat=seat)
     require_active(state, seat)
     own_legion(state, seat, action.legion)
     index = next((i for i, m in enumerate(state.turn.moves) if m.marker == action.legion), None)
     if index is None:
-        raise IllegalMove(f"{action.legion} has not moved this phase")
+        raise IllegalMove(
+            f"{action.legion} has not moved this phase: there is no move to take back"
+        )
     if not take_backs_left(state, state.turn.take_backs):
         raise IllegalMove(take_back_limit(state))
     events: list[Event] = []
@@ -204,7 +206,7 @@ def obligation_problem(state: GameState) -> str | None:
 
 def end_movement(state: GameState, seat: int, action: EndMovement) -> Step:
     """End movement: check the obligations, recombine, list the engagements (RULES §2.6)."""
-    require_phase(state, Phase.MOVE, doing="end movement")
+    require_phase(state, Phase.MOVE, doing="end movement", seat=seat)
     require_active(state, seat)
     problem = obligation_problem(state)
     if problem:

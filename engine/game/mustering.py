@@ -44,7 +44,7 @@ def muster_choices(state: GameState, legion: Legion) -> list[MusterOption]:
 
 def muster(state: GameState, seat: int, action: Muster) -> Step:
     """Muster one character into a legion that moved (RULES §6)."""
-    require_phase(state, Phase.MUSTER, doing="muster")
+    require_phase(state, Phase.MUSTER, doing="muster", seat=seat)
     require_active(state, seat)
     legion = own_legion(state, seat, action.legion)
     if legion.marker not in state.turn.moved:

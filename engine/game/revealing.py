@@ -16,6 +16,7 @@ from engine.game.actions import Reveal
 from engine.game.common import Step, add_revealed, own_legion, sort_names
 from engine.game.events import SHOWN_BY_OWNER, Revealed
 from engine.game.state import GameState, Legion, Phase, Stage
+from engine.game.waiting import waiting_words
 
 
 def reveal(state: GameState, seat: int, action: Reveal) -> Step:
@@ -27,8 +28,13 @@ def reveal(state: GameState, seat: int, action: Reveal) -> Step:
     hold and for a reveal that shows nothing new: everyone has seen all of it already, or
     it is fighting the battle in progress, where everything is public (RULES §5.7).
     """
-    if state.result is not None or state.phase is Phase.COLOURS:
+    if state.result is not None:
         raise WrongPhase("you can show a legion only while the game is being played")
+    if state.phase is Phase.COLOURS:
+        raise WrongPhase(
+            "you can show a legion only once the turns have begun (until then every legion is "
+            f"a starting legion, known to all); {waiting_words(state, seat)}"
+        )
     legion = own_legion(state, seat, action.marker)
     shown = sort_names(character(n).name for n in action.characters or legion.characters)
     missing = Counter(shown) - Counter(legion.characters)

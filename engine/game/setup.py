@@ -30,7 +30,7 @@ from engine.game.events import (
 )
 from engine.game.state import GameState, Legion, Options, Phase, Player, Turn
 from engine.game.turns import begin_turn
-from engine.markers import colour
+from engine.markers import COLOURS, colour
 from engine.masterboard import TOWERS
 
 MIN_PLAYERS = 2
@@ -107,14 +107,19 @@ def _opposite_towers(dice: Dice) -> tuple[list[int], list[tuple[int, ...]], Dice
 
 def choose_colour(state: GameState, seat: int, action: ChooseColour) -> Step:
     """Take a colour and the starting legion (RULES §1.6 step 3; errata 5.0)."""
-    require_phase(state, Phase.COLOURS, doing="choose a colour")
+    require_phase(state, Phase.COLOURS, doing="choose a colour", seat=seat)
     require_active(state, seat)
     chosen = colour(action.colour)
     if any(p.colour == chosen.name for p in state.players):
-        raise IllegalAction(f"{chosen.name} has been taken (RULES §1.6)")
+        taken = {p.colour for p in state.players}
+        free = ", ".join(c.name for c in COLOURS if c.name not in taken)
+        raise IllegalAction(f"{chosen.name} has been taken (RULES §1.6): choose one of {free}")
     marker = action.marker or chosen.markers[0]
     if marker not in chosen.markers:
-        raise InvalidNotation(f"{marker} is not one of the {chosen.name} markers")
+        raise InvalidNotation(
+            f"{marker} is not one of the {chosen.name} markers "
+            f"({chosen.markers[0]} to {chosen.markers[-1]})"
+        )
     player = state.player(seat)
     legion = Legion(marker, seat, player.tower, sort_names(STARTING_LEGION))
     state = state.with_player(replace(player, colour=chosen.name, markers=chosen.markers))

@@ -23,7 +23,7 @@ from engine.split import check_split
 
 def split(state: GameState, seat: int, action: Split) -> Step:
     """Split ``action.characters`` off a legion under a free marker (RULES §3.2, §3.3)."""
-    require_phase(state, Phase.SPLIT, doing="split")
+    require_phase(state, Phase.SPLIT, doing="split", seat=seat)
     require_active(state, seat)
     parent = own_legion(state, seat, action.legion)
     if action.new_marker not in state.free_markers(seat):
@@ -48,7 +48,7 @@ def split(state: GameState, seat: int, action: Split) -> Step:
 
 def undo_split(state: GameState, seat: int, action: UndoSplit) -> Step:
     """Put a split-off back: only the new marker returns (errata 4.7)."""
-    require_phase(state, Phase.SPLIT, doing="undo a split")
+    require_phase(state, Phase.SPLIT, doing="undo a split", seat=seat)
     require_active(state, seat)
     child = own_legion(state, seat, action.marker)
     parent_marker = state.turn.split_parents.get(child.marker)
@@ -68,7 +68,7 @@ def undo_split(state: GameState, seat: int, action: UndoSplit) -> Step:
 
 def roll(state: GameState, seat: int, action: Roll) -> Step:
     """End the split phase with the movement roll (RULES §4.2)."""
-    require_phase(state, Phase.SPLIT, doing="roll for movement")
+    require_phase(state, Phase.SPLIT, doing="roll for movement", seat=seat)
     require_active(state, seat)
     if state.turn.first_turn and any(leg.height > 7 for leg in state.legions_of(seat)):
         raise IllegalAction(

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from engine.errors import IllegalAction
+from engine.errors import IllegalAction, WrongPhase
 from engine.game.actions import EndTurn, ExpireTimeLimit
 from engine.game.common import Step, require_active, require_phase, reveal_winners
 from engine.game.events import Event, GameOver, TimeLimitExpired, TurnEnded, TurnStarted
 from engine.game.state import GameState, Phase, Result, Turn
+from engine.game.waiting import waiting_words
 
 
 def next_seat(state: GameState, seat: int) -> int:
@@ -33,7 +34,7 @@ def begin_turn(state: GameState, seat: int) -> Step:
 
 def end_turn(state: GameState, seat: int, action: EndTurn) -> Step:
     """End the muster phase and the turn (RULES §4.1 step 6)."""
-    require_phase(state, Phase.MUSTER, doing="end your turn")
+    require_phase(state, Phase.MUSTER, doing="end your turn", seat=seat)
     require_active(state, seat)
     return finish_turn(state)
 
@@ -71,13 +72,20 @@ def drop_final_turn(state: GameState, seat: int) -> GameState:
 
 def expire_time_limit(state: GameState, seat: int, action: ExpireTimeLimit) -> Step:
     """The current turn finishes, then every player takes one more turn (errata 21.1)."""
+    if state.phase is Phase.COLOURS:
+        raise WrongPhase(
+            f"the time limit can end only once the turns have begun; {waiting_words(state, seat)}"
+        )
     require_phase(
         state, Phase.SPLIT, Phase.MOVE, Phase.ENGAGE, Phase.MUSTER, doing="end the time limit"
     )
     if not state.options.time_limit:
         raise IllegalAction("this game was created without a time limit (RULES §12.6)")
     if state.final_turns is not None:
-        raise IllegalAction("the time limit has already expired")
+        raise IllegalAction(
+            "the time limit has already expired: the game ends once every player has had "
+            "one more turn"
+        )
     remaining = 1 + len(state.living_seats())
     return replace(state, final_turns=remaining), [TimeLimitExpired(remaining)]
 

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from engine.battle.position import Side
 from engine.characters import titan_power
 from engine.game.events import Event
+from engine.game.game_turns import game_turn
 from engine.game.legal import to_act
 from engine.game.moving import pending_engagements
 from engine.game.outcome import aftermath_seat
@@ -117,6 +118,9 @@ class View:
     active: int
     to_act: int | None
     turn: int
+    """Player turns played so far, this one included (``Turn.number``)."""
+    game_turn: int
+    """The game turn, as players count them (:func:`~engine.game.game_turns.game_turn`)."""
     first_turn: bool
     roll: int | None
     moves: tuple[MoveView, ...]
@@ -144,6 +148,7 @@ def view(state: GameState, seat: int | None) -> View:
         active=state.active,
         to_act=to_act(state),
         turn=state.turn.number,
+        game_turn=game_turn(state),
         first_turn=state.turn.first_turn,
         roll=state.turn.roll,
         moves=tuple(_move(m) for m in state.turn.moves),

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from bot.cli import ai_names
@@ -12,13 +13,15 @@ PNG = b"\x89PNG"
 
 def test_demo_plays_an_ai_game_to_the_end_and_writes_its_log_and_pictures(tmp_path):
     out = tmp_path / "demo"
-    done = titanbot("demo", "--players", "2", "--seed", "1", "--max-turns", "6", "--out", str(out))
+    done = titanbot("demo", "--players", "2", "--seed", "1", "--max-turns", "3", "--out", str(out))
     assert done.returncode == 0, done.stderr
     assert "TITAN demo: 2 AI players, seed 1." in done.stdout
     assert "Winner: Bot " in done.stdout and "(time limit)" in done.stdout
-    assert "The time limit was declared after turn 6 (errata 21.1)" in done.stdout
+    assert "The time limit was declared after turn 3 (errata 21.1)" in done.stdout
+    assert re.search(r"\(time limit\) in turn [45], after \d+ actions, in ", done.stdout)
     bar = done.stderr.splitlines()  # each \r redraw reads as a line here
     assert bar[-1].startswith("[" + "#" * 30 + "] turn ") and bar[-1].endswith(" s")
+    assert re.search(r"\] turn +[1-5] · Bot [12] +\d+ actions +\d", bar[-1])
     log = (out / "log.txt").read_text(encoding="utf-8")
     assert log.startswith("TITAN, game #1: Bot 1, Bot 2 (seed 1).")
     assert "The time limit has expired" in log and "Game over (time limit)" in log

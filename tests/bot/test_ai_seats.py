@@ -102,7 +102,7 @@ async def test_an_all_ai_game_through_the_service_keeps_the_invariants(db_target
     service = await GameService.open(db_target, seeds=lambda: 4, ai_limit=0, on_ai_action=observe)
     try:
         game_id = await open_ai_game(service, Place(CHANNEL), 3)
-        limited = await play_ai_game(service, Place(CHANNEL), max_turns=40)
+        limited = await play_ai_game(service, Place(CHANNEL), max_turns=14)
         async with service.db.reading() as db:
             row = await rows.game(db, game_id)
             loaded = await load_game(db, row)

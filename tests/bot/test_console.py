@@ -131,7 +131,7 @@ async def test_mygames_in_the_terminal_names_the_channel_and_the_time_in_words(t
         await service.close()
     ann, cat = said
     assert ann.startswith("[to Ann] Your open games: 1, ")
-    assert "- Game #1 in this terminal, colours: waiting for " in ann
+    assert "- Game #1 in this terminal, before turn 1: waiting for " in ann
     assert re.search(r", asked \d{4}-\d\d-\d\d \d\d:\d\d UTC$", ann), ann
     assert "<t:" not in ann and "<#" not in ann
     assert cat == f"[to Cat] {NO_GAME}"

@@ -49,7 +49,11 @@ async def test_two_clicks_on_one_done_button_end_one_phase(service):
     )
     assert sorted([first.error, second.error]) == [False, True]
     refused = first if first.error else second
-    assert "out of date" in refused.ephemeral.text and refused.public is None
+    assert refused.ephemeral.text == (
+        "this choice is out of date: the game has moved on since it was offered (the newest "
+        "message offers what it waits for now; `status` says it)"
+    )
+    assert refused.public is None
     assert await logged(service, game.id) == game.n + 1
     after = await service.game_in(CHANNEL)
     assert after.state.phase in (Phase.ENGAGE, Phase.MUSTER)  # the muster phase not skipped

@@ -150,9 +150,10 @@ def test_shortening_keeps_a_prefix_within_the_limit_and_never_cuts_a_mention(par
     assert len(short) <= limit
     if short == text:
         return
-    counted = re.fullmatch(r"(.*)\n… and (\d+) more lines", short, re.DOTALL)
+    counted = re.fullmatch(r"(.*)\n… and (\d+) more line(s?)", short, re.DOTALL)
     if counted is not None:
         kept = counted[1]
+        assert (counted[3] == "s") == (counted[2] != "1")  # 1 more line, 2 more lines
         assert text.startswith(kept + "\n")
         assert kept.count("\n") + 1 + int(counted[2]) == text.count("\n") + 1
     else:
@@ -163,6 +164,8 @@ def test_shortening_keeps_a_prefix_within_the_limit_and_never_cuts_a_mention(par
 def test_a_long_answer_keeps_its_first_lines_and_says_how_many_more():
     text = "\n".join(f"</turn move:123456789012345678> `Bk0{i} 104`" for i in range(9))
     assert shorten(text, 120) == "\n".join(text.splitlines()[:2]) + "\n… and 7 more lines"
+    three = "\n".join(text.splitlines()[:3])
+    assert shorten(three, 120) == "\n".join(text.splitlines()[:2]) + "\n… and 1 more line"
 
 
 # --- moments -----------------------------------------------------------------------------------

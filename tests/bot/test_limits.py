@@ -84,7 +84,9 @@ async def test_a_user_opens_and_joins_no_more_games_than_allowed(limited):
     )
     assert not (await say(service, CAT, "new", 3)).error
     assert "before joining another" in refusal(await say(service, ANN, "join", 3))
-    assert "has a seat already" in refusal(await say(service, ANN, "join", 2))
+    assert refusal(await say(service, ANN, "join", 2)) == (
+        "you have a seat already (as Ann): wait for the host to `start` the game, or `leave` it"
+    )
     async with service.db.reading() as db:
         assert await rows.count_open_games_of(db, ANN.user) == 2
     assert not (await say(service, ANN, "leave", 2)).error
@@ -98,14 +100,18 @@ async def test_organisers_are_exempt_from_the_games_per_user(limited):
     for channel in (1, 2, 3):
         assert not (await say(service, BOSS, "new", channel)).error
     assert not (await say(service, ANN, "join", 1)).error
-    assert "open games" in refusal(await say(service, ANN, "join", 2))
+    assert refusal(await say(service, ANN, "join", 2)).startswith(
+        "you have a seat in 1 open game, the most this bot allows (1): "
+    )
 
 
 async def test_a_finished_game_no_longer_counts(limited):
     service = await limited(Limits(open_games_per_user=1, commands_per_minute=None))
     await open_game(service, 5, 2)
     seated = caller(5, 0)
-    assert "open games" in refusal(await say(service, seated, "new", 6))
+    assert refusal(await say(service, seated, "new", 6)).startswith(
+        "you have a seat in 1 open game, the most this bot allows (1): "
+    )
     await play(service, 5, seed=3)  # to the end of the game
     assert await service.game_in(5) is None
     assert not (await say(service, seated, "new", 6)).error

@@ -42,7 +42,7 @@ async def test_lobby_refusals(service):
     await say(service, ANN, "new players 2")
     refusals = [
         (ANN, "new", "open in this channel already"),
-        (ANN, "join", "has a seat already"),
+        (ANN, "join", "you have a seat already"),
         (BOB, "join ann", "is taken"),
         (BOB, "start", "only the host"),
         (ANN, "start", "at least 2 players"),
@@ -59,6 +59,90 @@ async def test_lobby_refusals(service):
         assert complaint in replies.ephemeral.text, (text, replies.ephemeral.text)
     assert not (await say(service, BOB, "join")).error
     assert "full" in (await say(service, CAT, "join")).ephemeral.text
+
+
+async def refusal(service, caller, text):
+    replies = await say(service, caller, text)
+    assert replies.error, text
+    return replies.ephemeral.text
+
+
+async def test_lobby_refusals_speak_to_the_caller_and_say_what_to_do_instead(service):
+    await say(service, ANN, "new players 2")
+    assert await refusal(service, ANN, "join") == (
+        "you have a seat already (as Ann), and you host the game: `start` it once the players "
+        "are seated, or `leave` it"
+    )
+    assert await refusal(service, CAT, "new") == (
+        "game #1 is open in this channel already: `join` it, or open a new game in another channel"
+    )
+    assert await refusal(service, ANN, "new") == (
+        "game #1 is open in this channel already, and you host it: `start` it once the "
+        "players are seated, or `cancel` it"
+    )
+    assert await refusal(service, ANN, "start") == (
+        "a game needs at least 2 players: others take a seat with `join`, or seat a computer "
+        "player with `addai`"
+    )
+    assert not (await say(service, BOB, "join")).error
+    assert await refusal(service, BOB, "join") == (
+        "you have a seat already (as Bob): wait for the host to `start` the game, or `leave` it"
+    )
+    assert await refusal(service, BOB, "new") == (
+        "game #1 is open in this channel already, and you have a seat in it: wait for the "
+        "host to `start` it"
+    )
+    assert await refusal(service, CAT, "join") == (
+        "the game is full (2 players): watch it with `status`, or open a new game in another "
+        "channel"
+    )
+    assert await refusal(service, BOB, "withdraw") == (
+        "the game has not started yet: the host starts it with `start` (until then a seat is "
+        "given up with `leave`)"
+    )
+    assert not (await say(service, ANN, "start")).error
+    assert await refusal(service, CAT, "new") == (
+        "game #1 is being played in this channel: `status` shows where it stands; open a new "
+        "game in another channel"
+    )
+    assert await refusal(service, BOB, "leave") == (
+        "game #1 has started already: to leave it now, `withdraw` (you concede the whole "
+        "game, RULES §12.4)"
+    )
+    assert await refusal(service, CAT, "leave") == (
+        "you have no seat in this game: there is nothing to leave"
+    )
+    assert await refusal(service, CAT, "join") == (
+        "game #1 has started already: its seats are taken; watch it with `status`, or open a "
+        "new game in another channel"
+    )
+    assert await refusal(service, BOB, "join") == (
+        "you play in game #1 already: `status` shows what it waits for"
+    )
+    assert await refusal(service, ANN, "start") == (
+        "game #1 has started already: `status` shows where it stands"
+    )
+    assert (
+        await refusal(service, ANN, "addai")
+        == "game #1 has started already: no seat can be added now"
+    )
+
+
+async def test_an_invitation_to_someone_seated_names_them_or_speaks_to_the_host(service):
+    ann = Caller(700_000_000_000_000_001, "Ann")
+    bob = Caller(700_000_000_000_000_002, "Bob")
+    await say(service, ann, "new players 3")
+    await say(service, bob, "join")
+    assert await refusal(service, ann, f"add <@{bob.user}>") == (
+        "**Bob** has a seat in this game already"
+    )
+    assert await refusal(service, ann, f"add <@{ann.user}>") == (
+        "you have a seat already (as Ann), and you host the game: `start` it once the players "
+        "are seated, or `leave` it"
+    )
+    assert await refusal(service, ann, f"add <@{CAT.user + 10**18}> Bob") == (
+        "the name 'Bob' is taken: invite them under another, `add USER NAME`"
+    )
 
 
 async def test_bad_player_counts(service):

@@ -18,6 +18,7 @@ from bot.service import GameService
 from bot.storage import games as rows
 from bot.storage.record import initial_state, replay_rows
 from engine.characters import CHARACTERS
+from engine.game.game_turns import game_turn
 from engine.game.legal import legal_actions, to_act
 from tests.bot.agent import pick
 from tests.bot.tampering import truncate_action
@@ -121,8 +122,11 @@ async def test_games_waiting_for_the_player_come_first_then_the_others(service, 
     lines = text.splitlines()
     assert lines[0] == "Your open games: 3, 1 waiting for you."
     assert lines[1] == "**Waiting for you**"
-    assert lines[2].startswith("- Game #2 in <#12>, turn ")
-    assert "waiting for you to " in lines[2]
+    state = game.state
+    whose = "yours" if game.user_of(state.active) == ANN.user else "Bob's"
+    turn = f"turn {game_turn(state)}, {whose}"  # the game turn, as players count them
+    assert game_turn(state) < state.turn.number
+    assert lines[2].startswith(f"- Game #2 in <#12>, {turn}: waiting for you to ")
     assert lines[3] == "**Your other games**"
     assert lines[4].startswith("- Game #1 in <#11>, ") and "waiting for Bob to " in lines[4]
     assert lines[5].startswith("- Game #3 in <#13>: forming, 2 of 3 seats taken, opened <t:")
@@ -130,7 +134,6 @@ async def test_games_waiting_for_the_player_come_first_then_the_others(service, 
     assert [int(t) for t in TIMESTAMP.findall(lines[2])] == [(await expected_since(service, 2))[0]]
     assert "`" not in text  # no command hint: they would act in the channel they are typed in
     # nothing of anybody's legions: no character is named, no marker
-    state = game.state
     assert state.legions
     for name in CHARACTERS:
         assert not re.search(rf"\b{name}\b", text), name
@@ -209,7 +212,7 @@ async def test_a_game_that_cannot_be_read_back_is_named_and_the_others_listed(se
     service.forget()
     text = await mygames(service, ANN)
     assert "- Game #1 in <#50>: its record cannot be read back" in text
-    assert "- Game #2 in <#51>, colours: waiting for " in text
+    assert "- Game #2 in <#51>, before turn 1: waiting for " in text
 
 
 async def test_thirty_games_fit_one_message_quickly(service):

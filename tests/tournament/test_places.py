@@ -148,6 +148,7 @@ def test_a_ruling_places_the_players_as_the_organiser_says():
     [
         ({"ann": 1, "bob": 1, "cy": 2}, "cy cannot be placed 2 with 2 players ahead"),
         ({"ann": 2, "bob": 3}, "ann cannot be placed 2 with 0 players ahead"),
+        ({"ann": 1, "bob": 3, "cy": 3}, "bob cannot be placed 3 with 1 player ahead$"),
         ({"ann": 1}, "at least two players"),
     ],
 )

@@ -51,6 +51,7 @@ def test_tables_are_as_few_and_even_as_the_range_allows(entrants, low, high, siz
         ),
         (11, 4, 5, "11 entrants cannot be seated at tables of 4 to 5"),
         (2, 3, 4, "2 entrants cannot fill a table of at least 3"),
+        (1, 2, 4, "^1 entrant cannot fill a table of at least 2 players$"),
         (12, 4, 3, "the least may not exceed the most"),
         (12, 3, 7, "seats 2 to 6"),
     ],

@@ -109,7 +109,7 @@ async def test_after_three_heats_advance_seats_a_final_then_declares_its_winner(
             await run(service, "tournament heat Spring")
             await play_stage(service, "Spring", heat)
         text = await run(service, "tournament advance Spring")
-        assert text.startswith("The final of **Spring** (heat 4): 1 tables.")
+        assert text.startswith("The final of **Spring** (heat 4): 1 table.")
         final = await play_stage(service, "Spring", 4)
         assert len(final) == 1 and len(final[0].players) == 3
         won = await run(service, "tournament advance Spring")

@@ -9,6 +9,8 @@ from bot.schedule.scheduler import Scheduler
 from bot.service import GameService
 from bot.storage import due, outbox
 from bot.storage import tournaments as store
+from bot.syntax import format_action
+from engine.game.legal import legal_actions, to_act
 
 HERE = Place(5)
 ORGANISER = Caller(300_000_000_000_000_001, "Org", organiser=True)
@@ -103,6 +105,27 @@ async def test_the_desk_lists_each_table_stalled_ones_first(service, clock):
     desk = await run(service, "tournament status W")
     assert "⚠️ 2 stalled" in desk
     assert len(desk) <= 2000
+
+
+async def test_the_desk_tells_each_table_s_game_turn_and_whose_it_is(service):
+    tables = await seated(service)
+    desk = await run(service, "tournament status W")
+    assert desk.count(": waits for **") == 2 and desk.count(", before turn 1: waits for **") == 2
+    table = tables[1]
+    assert table.channel is not None
+    for _ in range(len(table.players)):  # the colours are chosen
+        game = await service.game_in(table.channel)
+        assert game is not None and game.state is not None
+        seat = to_act(game.state)
+        assert seat is not None
+        choice = format_action(legal_actions(game.state, seat)[0])
+        who = Caller(game.user_of(seat), game.name_of(seat))
+        assert not (await service.submit(Place(table.channel), who, choice)).error
+    game = await service.game_in(table.channel)
+    assert game is not None and game.state is not None
+    first = game.name_of(game.state.active)
+    desk = await run(service, "tournament status W")
+    assert f", turn 1, {first}'s: waits for **{first}** to split" in desk
 
 
 async def test_remind_tells_each_awaited_player_once(service):

@@ -25,7 +25,10 @@ async def test_a_tournament_is_run_and_inspected_from_the_terminal(db_path):
     assert status == 0 and "Spring** standings" in said
     assert said.count("AI ") == 6  # every entrant has a line
     status, said = await run(db_path, "heat", "Spring")
-    assert status == 1 and "has played its 1 heats" in said
+    assert (
+        status == 1
+        and "has played its 1 heat: `tournament advance Spring` seats those who advance" in said
+    )
     lines: list[str] = []
     assert await ratings_command(db_path, True, write=lines.append) == 0
     assert lines[0] == "the terminal: 6 ratings rebuilt from the results; all agreed."

@@ -35,9 +35,9 @@ async def test_mygames_lists_both_channels_games_the_waiting_one_first(fake, tit
     assert fake.public(asked) == [] and fake.dms_to(ANN) == []
     lines = answer.content.splitlines()
     assert lines[:2] == ["Your open games: 2, 1 waiting for you.", "**Waiting for you**"]
-    assert lines[2].startswith(f"- Game #2 in <#{other.id}>, colours: waiting for you to ")
+    assert lines[2].startswith(f"- Game #2 in <#{other.id}>, before turn 1: waiting for you to ")
     assert lines[3] == "**Your other games**"
-    assert lines[4].startswith(f"- Game #1 in <#{p.CHANNEL_ID}>, colours: waiting for ")
+    assert lines[4].startswith(f"- Game #1 in <#{p.CHANNEL_ID}>, before turn 1: waiting for ")
     assert "waiting for you" not in lines[4]
     assert all(TIMESTAMP.search(line) for line in (lines[2], lines[4]))
     assert "`" not in answer.content and "</" not in answer.content  # no command to click

@@ -128,7 +128,9 @@ def test_sop_negotiation_sets_of_proposals_alternate_defender_first():
     state, _ = act(state, 0, a.Propose((KILL_DEF,)))
     with pytest.raises(IllegalEngagement, match="at least one new"):
         act(state, 1, a.Propose((KILL_ATT,)))
-    with pytest.raises(IllegalEngagement, match="no proposal 1"):
+    with pytest.raises(
+        IllegalEngagement, match=r"^your opponent made no proposal #1 \(theirs: #3\)$"
+    ):
         act(state, 1, a.Accept(1))  # his own
     assert [x for x in legal_actions(state, 1) if isinstance(x, a.Accept)] == [a.Accept(3)]
 

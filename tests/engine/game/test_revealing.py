@@ -100,10 +100,16 @@ def test_errata_4_5_an_engaged_legion_may_be_shown_to_all_before_battle():
 
 def test_not_before_the_game_is_played_nor_after_it():
     state, _ = new_game(["Ann", "Bob"], 3)
-    with pytest.raises(WrongPhase, match="while the game is being played"):
-        act(state, 0, a.Reveal("Bk01"))
+    chooser = state.player(state.active).name
+    with pytest.raises(
+        WrongPhase,
+        match=f"once the turns have begun .*; the game waits for {chooser} to choose a colour$",
+    ):
+        act(state, 1 - state.active, a.Reveal("Bk01"))
     over = pos("Bk01@41:Titan Rd01@600:Titan | winners=Bk")
-    with pytest.raises(WrongPhase):
+    with pytest.raises(
+        WrongPhase, match=r"^you can show a legion only while the game is being played$"
+    ):
         act(over, 0, a.Reveal("Bk01"))
     assert legal_actions(over, 0) == []
 

@@ -92,7 +92,10 @@ def test_errata_5_0_colours_chosen_in_ascending_tower_order():
 def test_rule_1_6_a_colour_is_taken_once():
     state, _ = new_game(["A", "B"], seed=3)
     state, _ = apply(state, state.active, a.ChooseColour("Red"))
-    with pytest.raises(IllegalAction, match="Red has been taken"):
+    free = "Black, Blue, Brown, Gold, Green"
+    with pytest.raises(
+        IllegalAction, match=f"^Red has been taken \\(RULES §1.6\\): choose one of {free}$"
+    ):
         apply(state, state.active, a.ChooseColour("Rd"))
     assert a.ChooseColour("Red") not in legal_actions(state, state.active)
 
@@ -110,7 +113,7 @@ def test_rule_1_6_starting_legion_under_the_chosen_marker():
     private = of_type(events, LegionContents)
     assert [e.audience for e in private] == [frozenset({seat})]
     assert of_type(events, ColourChosen)[0].audience is None
-    with pytest.raises(InvalidNotation, match="not one of the Black markers"):
+    with pytest.raises(InvalidNotation, match=r"not one of the Black markers \(Bk01 to Bk12\)$"):
         apply(state, state.active, a.ChooseColour("Black", "Gd01"))
 
 
