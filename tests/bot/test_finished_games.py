@@ -71,7 +71,7 @@ async def fought_to_the_end(service: GameService) -> Game:
         state = game.state
         scored = any(p.score for p in state.players)
         if scored and a.Withdraw() in legal_actions(state, state.active):
-            assert not (await ask(service, "withdraw", caller(CHANNEL, state.active))).error
+            assert not (await ask(service, "withdraw confirm", caller(CHANNEL, state.active))).error
         else:
             await step(service, CHANNEL, AGENT, fighting=True)
     else:
@@ -88,7 +88,7 @@ async def withdrawn_at_once(service: GameService) -> Game:
     await open_game(service, CHANNEL, 2)
     game = await service.game_in(CHANNEL)
     leaving = 1 - to_act(game.state)
-    assert not (await ask(service, "withdraw", caller(CHANNEL, leaving))).error
+    assert not (await ask(service, "withdraw confirm", caller(CHANNEL, leaving))).error
     assert await service.game_in(CHANNEL) is None
     return await stored(service)
 

@@ -69,7 +69,7 @@ async def test_turns_are_game_turns_before_and_after_an_elimination(service):
     assert (await ask(service, 0, "status")).splitlines()[1] == f"Turn 2, P{first}'s split phase"
     # the last of the turn order withdraws; his turn of game turn 2 begins and ends at once
     leaver = order[2]
-    replies = await service.submit(HERE, caller(CHANNEL, leaver), "withdraw")
+    replies = await service.submit(HERE, caller(CHANNEL, leaver), "withdraw confirm")
     assert not replies.error, replies.ephemeral
     said = await quick_turns(service, lambda s: s.turn.number == 11)
     state = await state_of(service)

@@ -13,7 +13,7 @@ async def test_status_after_the_end_shows_the_result(fake, titan):
     [playing] = fake.ephemeral(during)
     assert "is over" not in playing.content
 
-    withdrawn = await command(fake, BOB, "titan", "withdraw")
+    withdrawn = await command(fake, BOB, "titan", "withdraw", confirm=True)
     assert any("Game over" in m.content for m in fake.public(withdrawn))
 
     asked = await command(fake, CAROL, "titan", "status")
