@@ -118,14 +118,7 @@ class Deliverer:
         """Wake, now and then, the channels whose news nobody delivers (shared database)."""
         while True:
             await asyncio.sleep(SWEEP)
-            try:
-                async with self.db.reading() as db:
-                    channels = await rows.channels_unheld(db, self._now().timestamp())
-            except Exception:
-                log.exception("looking for news nobody delivers failed")
-                continue
-            for channel in channels:
-                self.wake(channel)
+            await self._look_once()
 
     async def idle(self) -> None:
         """Wait until nothing is being delivered (tests, shutdown)."""
@@ -133,13 +126,26 @@ class Deliverer:
             await asyncio.gather(*busy, return_exceptions=True)
 
     async def finish(self) -> None:
-        """A graceful stop's first half: look no more for news nobody delivers, and say
+        """A graceful stop's first half: look no more for news nobody delivers, but once
+        more now (a change stored by a task stopped before it woke the deliverer), and say
         what is under way (then :meth:`close`)."""
         if self._sweeper is not None:
             self._sweeper.cancel()
             await asyncio.gather(self._sweeper, return_exceptions=True)
             self._sweeper = None
+            await self._look_once()
         await self.idle()
+
+    async def _look_once(self) -> None:
+        """Wake the channels whose news nobody delivers now."""
+        try:
+            async with self.db.reading() as db:
+                channels = await rows.channels_unheld(db, self._now().timestamp())
+        except Exception:
+            log.exception("looking for news nobody delivers failed")
+            return
+        for channel in channels:
+            self.wake(channel)
 
     async def close(self) -> None:
         """Stop delivering; what is waiting stays in the outbox for the next start."""

@@ -110,7 +110,7 @@ async def main(dsn: str, index: int, seconds: float, epoch: float) -> None:
             replies = await service.act(place, who, command, expect=expect)
         if replies.error:
             refused += 1
-        else:
+        elif replies.stored:  # (not a second look asked for: a state moved on since chosen)
             accepted[game.id] += 1
     # Stop keeping time first, then say everything this process stored: the other process
     # says what it stores after this one stops.
