@@ -16,7 +16,9 @@ from collections import Counter
 from dataclasses import replace
 
 from bot.context import Place, Version
+from bot.narration.describe import waiting_for
 from bot.offers import PUBLIC, public_offers, step
+from engine.battle.state import BattleStep
 from engine.characters import TITAN
 from engine.game import actions as a
 from engine.game.apply import apply
@@ -140,7 +142,7 @@ async def test_the_muster_step_is_asked_for_and_its_options_reach_the_owner_alon
     else:
         raise AssertionError("no muster came")
     replies = await service.submit(Place(5), caller(5, 1 - seat), "choices muster")
-    assert replies.error and "not waiting for you" in replies.ephemeral.text
+    assert replies.error and "it is not your turn: the game waits for" in replies.ephemeral.text
     stranger = await service.submit(Place(5), caller(5, 9), "choices muster")
     assert stranger.error and "not playing" in stranger.ephemeral.text
     mine = await service.submit(Place(5), caller(5, seat), "choices muster")
@@ -174,3 +176,27 @@ def test_a_spectators_board_in_the_muster_phase_offers_the_ask_even_if_nothing_q
         ]
         asked = "choices muster" in public_offers(state).commands()
         assert asked == bool(moved)
+
+
+def test_the_chance_to_concede_before_anyone_enters_is_one_question_fight_or_concede():
+    """SoP: once the legions are shown, the attacker and then the defender may concede. The
+    board asks it in words that say what each choice does, and the prompt asks it once."""
+    asked = 0
+    for seed in range(6):
+        for state in moves_through(seed):
+            battle = state.engagement.battle if state.engagement is not None else None
+            if battle is None or battle.step not in (
+                BattleStep.OPEN_ATTACKER,
+                BattleStep.OPEN_DEFENDER,
+            ):
+                continue
+            board = public_offers(state)
+            assert [(o.label, o.command) for o in board.buttons] == [
+                ("Fight", "decline"),
+                ("Concede the battle", "concede"),
+            ] and not board.menus
+            _, task = waiting_for(state)
+            assert task.startswith("fight the battle (`done`) or concede it before anyone")
+            assert task.count("`concede`") == 1 and "or fight (`done`)" not in task
+            asked += 1
+    assert asked > 10

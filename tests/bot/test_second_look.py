@@ -139,3 +139,47 @@ async def test_the_service_asks_before_and_changes_nothing_until_confirmed(servi
     other = caller(channel, 1 - seat)
     question = await service.submit(Place(channel), other, "withdraw")
     assert "concedes the whole game" in question.ephemeral.text and not question.stored
+
+
+async def negotiating_over_a_titan(service, channel: int):
+    """Random games in ``channel`` and the next ones until a negotiation opens over the
+    legion of the Titan of the player it waits for: that channel, seat and legion."""
+    for attempt in range(8):
+        here = channel + attempt
+        await open_game(service, here, 2)
+        rng = random.Random(here)
+        while (game := await service.game_in(here)) is not None:
+            state = game.state
+            seat = to_act(state)
+            engagement = state.engagement if state.phase is Phase.ENGAGE else None
+            if engagement is not None and engagement.stage is Stage.NEGOTIATE:
+                [mine] = [m for m in (engagement.attacker, engagement.defender)
+                          if state.legions[m].owner == seat]  # fmt: skip
+                if state.legions[mine].has_titan and not engagement.proposals:
+                    return here, seat, engagement, mine
+            action = pick(legal_actions(state, seat), rng, fighting=True)
+            await service.act(Place(here), caller(here, seat), action)
+    raise AssertionError("no negotiation over a Titan's legion came")
+
+
+async def test_accepting_a_deal_that_gives_ones_titan_away_asks_first(service):
+    """A deal eliminating one's own Titan legion is asked about before it is proposed or
+    accepted: the proposal shown in full, the game said to be lost."""
+    channel, seat, engagement, titan = await negotiating_over_a_titan(service, 72)
+    role = "attacker" if titan == engagement.attacker else "defender"
+    other = "defender" if role == "attacker" else "attacker"
+    me, them = caller(channel, seat), caller(channel, 1 - seat)
+    # Proposing one's own elimination is asked about; the other's is not.
+    asked = await service.submit(Place(channel), me, f"propose {role}")
+    assert "out of the game" in asked.ephemeral.text and not asked.stored
+    n = (await service.game_in(channel)).n
+    assert (await service.submit(Place(channel), me, f"propose {other}")).stored
+    assert (await service.submit(Place(channel), them, f"propose {role}")).stored
+    proposal = (await service.game_in(channel)).state.engagement.proposals[-1].number
+    asked = await service.submit(Place(channel), me, f"accept {proposal}")
+    assert not asked.stored and asked.public is None
+    assert asked.ephemeral.text.startswith(f"Accepting proposal #{proposal}: your legion {titan} (")
+    assert "your Titan with it, and you are out of the game" in asked.ephemeral.text
+    assert (await service.game_in(channel)).n == n + 2  # nothing more happened
+    done = await service.submit(Place(channel), me, f"accept {proposal} confirm")
+    assert done.stored and "Titan" in done.public.text

@@ -20,6 +20,8 @@ async def test_the_invited_user_alone_takes_the_seat_and_nobody_is_pinged(fake, 
     taken = await click(fake, CAROL, invitation, accept)
     [news] = fake.public(taken)
     assert "takes seat 2 of 3" in news.content
-    assert invitation.components == []  # the used choices left the invitation
+    # The used choices left the invitation, which now offers the lobby's own.
+    verbs = [c.split(":")[2] for c in invitation.custom_ids()]
+    assert verbs == ["join", "start"]
     game = await titan.bot.service.game_in(p.CHANNEL_ID)
     assert [s.user for s in game.seats] == [ANN, CAROL]
