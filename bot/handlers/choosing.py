@@ -10,13 +10,13 @@ terminal, the commands listed: :mod:`bot.console`).
 from __future__ import annotations
 
 from bot.context import Context
+from bot.narration.describe import waiting_for
 from bot.offers import KINDS, Offers, step
 from bot.offers.board import current_kind
 from bot.replies import Message, Replies
 from bot.storage.record import Game
 from bot.syntax import Args
 from engine.errors import IllegalAction, InvalidNotation, NotYourTurn
-from engine.game.legal import to_act
 
 MAX_TEXT = 1900
 
@@ -30,10 +30,13 @@ async def choices(ctx: Context, game: Game | None, args: Args) -> Replies:
     seat = ctx.caller.seat_in(game)
     if seat is None:
         raise IllegalAction("you are not playing in this game (you may watch: `status`)")
-    waiting = to_act(state)
+    waiting, task = waiting_for(state)
     if waiting != seat:
-        who = game.name_of(waiting) if waiting is not None else "nobody: the game is over"
-        raise NotYourTurn(f"the game is not waiting for you but for {who}")
+        if waiting is None:
+            raise NotYourTurn("the game is over: `status` shows how it ended")
+        raise NotYourTurn(
+            f"it is not your turn: the game waits for {game.name_of(waiting)} to {task}"
+        )
     name = words.pop(0).lower() if words else current_kind(state, seat)
     if name is None:
         raise IllegalAction("nothing of yours needs choosing step by step now (`legal` lists all)")

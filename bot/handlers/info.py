@@ -231,7 +231,7 @@ async def legal(ctx: Context, game: Game | None, args: Args) -> Replies:
         raise IllegalAction(f"game #{game.id} is over: `new` opens the next game")
     seat = ctx.caller.seat_in(game)
     if seat is None:
-        raise IllegalAction("you are not playing in this game")
+        raise IllegalAction("you are not playing in this game (you may watch: `status`)")
     commands = [f"`{format_action(action)}`" for action in legal_actions(state, seat)]
     return Replies.answer(clip(["You may:", *commands]))
 

@@ -64,13 +64,17 @@ def _split_start(state: GameState, seat: int, actions: list[a.Action]) -> Step:
     buttons = [branch(f"Split {m} ({state.legions[m].height})", "split", m) for m in parents]
     undos = [offer(x, state) for x in of_types(actions, a.UndoSplit)]
     roll = [offer(x, state) for x in of_types(actions, a.Roll)]
-    if state.turn.first_turn:
+    made = state.turn.split_parents
+    if state.turn.first_turn and not made:
         text = (
             "Your first turn: split your starting legion into two of 4, each with one lord "
             "(the Titan in one, the Angel in the other) and three creatures (RULES §3.3)."
         )
     elif parents:
         text = "Split a legion (4 high or more): choose it."
+    elif made:
+        splits = ", ".join(f"{child} from {parent}" for child, parent in made.items())
+        text = f"Split this turn: {splits}. Put a split back, or roll for movement."
     else:
         text = "No legion of yours can split now."
     lines = [text, *(_legion_line(state, seat, m) for m in parents)]

@@ -142,7 +142,12 @@ _INFO = (
     ("legal", "legal", "every command you may give now", ("moves",)),
     ("creature", "creature NAME", "a character's factors and where it musters", ("character",)),
     ("land", "land NUMBER", "a land: terrain, exits, recruits, legions", ()),
-    ("choices", "choices [KIND]", "your choices now (muster, negotiate, summon, …)", ()),
+    (
+        "choices",
+        "choices [KIND [WORD…]]",
+        "one step of your decision (split, move, muster, maneuver, strike, …), as clicks give",
+        (),
+    ),
     ("dms", "dms on|off", "whether I send you private news by direct message", ()),
     ("reminders", "reminders on|off", "whether I remind you that a game waits for you", ()),
     ("quiet", "quiet HH:MM-HH:MM [ZONE]|off", "hours when no reminder wakes you", ()),
