@@ -27,6 +27,7 @@ from pathlib import Path
 from bot.context import Caller, Place
 from bot.dialect import TERMINAL
 from bot.narration.describe import waiting_for
+from bot.narration.heading import HEAD
 from bot.offers import Offers
 from bot.replies import Attachment, Message, Replies
 from bot.service import GameService
@@ -62,6 +63,10 @@ def visible(text: str) -> str:
     return "".join(
         c if c in "\n\t" or unicodedata.category(c) != "Cc" else repr(c)[1:-1] for c in text
     )
+
+
+_HEADING = re.compile(rf"^{re.escape(HEAD)}(.*)$", re.MULTILINE)
+"""Where the game stands (a heading on Discord), as the terminal writes it."""
 
 
 def choice_lines(offers: Offers) -> str:
@@ -242,6 +247,7 @@ class Console:
 
     def _text(self, message: Message) -> str:
         text = TERMINAL.render(message.text)  # command hints in the terminal's words
+        text = _HEADING.sub(lambda m: f"── {m[1]} ──", text)
         text = _MENTIONED.sub(lambda m: "@" + self._names.get(int(m[1]), m[1]), text)
         text = _CHANNEL.sub(lambda m: channel_name(int(m[1])), text)
         if message.mention:
