@@ -89,11 +89,15 @@ def _left_off(state: GameState, seat: int, action: b.EndManeuver) -> str | None:
     return f"{text} (RULES §8.4)."
 
 
-def _role(state: GameState, seat: int, engagement: Engagement) -> Side | None:
+def _engaged(state: GameState, seat: int) -> tuple[Engagement, Side] | None:
+    """The engagement being resolved and ``seat``'s side in it, if it fights it."""
+    engagement = state.engagement
+    if engagement is None:
+        return None
     if state.legions[engagement.attacker].owner == seat:
-        return Side.ATTACKER
+        return engagement, Side.ATTACKER
     if state.legions[engagement.defender].owner == seat:
-        return Side.DEFENDER
+        return engagement, Side.DEFENDER
     return None
 
 
@@ -115,10 +119,10 @@ def _deal_cost(state: GameState, engagement: Engagement, mine: Side, deal: Propo
 
 
 def _accepting(state: GameState, seat: int, action: a.Accept) -> str | None:
-    engagement = state.engagement
-    mine = _role(state, seat, engagement) if engagement is not None else None
-    if engagement is None or mine is None:
+    engaged = _engaged(state, seat)
+    if engaged is None:
         return None
+    engagement, mine = engaged
     made = next((o for o in engagement.proposals if o.number == action.number), None)
     if made is None:
         return None
@@ -129,10 +133,10 @@ def _accepting(state: GameState, seat: int, action: a.Accept) -> str | None:
 def _proposing(state: GameState, seat: int, action: a.Propose) -> str | None:
     """A proposal is only a risk when it gives the Titan away: if it is accepted, the
     proposer is out of the game."""
-    engagement = state.engagement
-    mine = _role(state, seat, engagement) if engagement is not None else None
-    if engagement is None or mine is None:
+    engaged = _engaged(state, seat)
+    if engaged is None:
         return None
+    engagement, mine = engaged
     own = _marker(engagement, mine)
     if not state.legions[own].has_titan:
         return None
@@ -146,10 +150,10 @@ def _proposing(state: GameState, seat: int, action: a.Propose) -> str | None:
 
 
 def _conceding(state: GameState, seat: int, action: a.Action) -> str | None:
-    engagement = state.engagement
-    mine = _role(state, seat, engagement) if engagement is not None else None
-    if engagement is None or mine is None:
+    engaged = _engaged(state, seat)
+    if engaged is None:
         return None
+    engagement, mine = engaged
     own = _marker(engagement, mine)
     lost = f"your legion {_legion_words(state, own)} is eliminated"
     if state.legions[own].has_titan:

@@ -163,40 +163,41 @@ def _way(action: Strikes) -> str:
 
 
 # --- summons and reinforcements in a battle (RULES §6.6, §7.2a) -------------------------------
-@kind("summon", "Summon…", a.Summon, a.Decline)
-def summon_step(state: GameState, seat: int, words: Sequence[str]) -> Step:
-    """The Angels and Archangels that may be summoned, and from where."""
+def _by_first_word(
+    state: GameState, seat: int, words: Sequence[str], name: str, chosen: type[a.Action],
+    group: str,
+) -> list[Offer]:  # fmt: skip
+    """The choices of type ``chosen`` and then the decline, grouped by their command's first
+    word (a donor, a recruit: ``group`` labels a group) when a menu would not hold them;
+    with ``words``, those of the group named."""
     actions = legal(state, seat)
-    summons = [offer(x, state) for x in of_types(actions, a.Summon)]
+    found = [offer(x, state) for x in of_types(actions, chosen)]
     shown = grouped(
-        summons,
+        found,
         key=lambda o: o.command.split()[1],
-        step=lambda donor: branch(f"From {donor}", "summon", donor),
+        step=lambda first: branch(group.format(first), name, first),
     )
     if words:
-        donor = w.marker(words[0])
-        shown = [o for o in summons if o.command.split()[1] == donor]
-    text = "Summon an Angel or Archangel into the battle (RULES §7.2):" if summons else (
+        shown = [o for o in found if o.command.split()[1].casefold() == words[0].casefold()]
+    return [*shown, *(offer(x, state) for x in of_types(actions, a.Decline))]
+
+
+@kind("summon", "Summon…", a.Summon, a.Decline)
+def summon_step(state: GameState, seat: int, words: Sequence[str]) -> Step:
+    """The Angels and Archangels that may be summoned, and from where (by donor when there
+    are many)."""
+    choices = _by_first_word(state, seat, words, "summon", a.Summon, "From {}")
+    some = any(o.command.startswith("summon") for o in choices)
+    text = "Summon an Angel or Archangel into the battle (RULES §7.2):" if some else (
         "Nothing can be summoned now.")  # fmt: skip
-    declines = [offer(x, state) for x in of_types(actions, a.Decline)]
-    return Step(text, laid_out([*shown, *declines], "Summon…"))
+    return Step(text, laid_out(choices, "Summon…"))
 
 
 @kind("reinforce", "Reinforce…", a.Reinforce, a.Decline)
 def reinforce_step(state: GameState, seat: int, words: Sequence[str]) -> Step:
     """The reinforcements the defender may muster, with the recruiters each shows."""
-    actions = legal(state, seat)
-    found = [offer(x, state) for x in of_types(actions, a.Reinforce)]
-    shown = grouped(
-        found,
-        key=lambda o: o.command.split()[1],
-        step=lambda recruit: branch(f"Reinforce with {recruit}", "reinforce", recruit),
-    )
-    if words:
-        recruit = w.character(words[0])
-        shown = [o for o in found if o.command.split()[1] == recruit]
+    choices = _by_first_word(state, seat, words, "reinforce", a.Reinforce, "Reinforce with {}")
     battle = battle_of(state)
     legion = battle.legion(Side.DEFENDER) if battle is not None else ()
     text = f"Reinforce the defender ({listing(legion)}), least revealing first (RULES §6.6):"
-    declines = [offer(x, state) for x in of_types(actions, a.Decline)]
-    return Step(text, laid_out([*shown, *declines], "Reinforce…"))
+    return Step(text, laid_out(choices, "Reinforce…"))

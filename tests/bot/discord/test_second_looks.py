@@ -36,18 +36,26 @@ async def reach(driver: Driver, done) -> tuple[int, GameState]:
     raise AssertionError("never got there")
 
 
+async def first_maneuvers(fake: FakeDiscord, titan) -> tuple[Driver, int, GameState, int, Sent]:
+    """A game played by clicks up to a battle's first maneuvers, everyone of the moving
+    side still off the board: the driver, the version, the state, the moving player and
+    the battle's board."""
+    await open_game(fake)
+    driver = Driver(fake, titan, seed=11, clicks_only=True)
+    n, state = await reach(driver, left_to_enter)
+    game = await driver.service.game_in(p.CHANNEL_ID)
+    board = driver.board()
+    assert game is not None and board is not None
+    return driver, n, state, game.user_of(to_act(state)), board
+
+
 def question(fake: FakeDiscord, pushed: Pushed) -> Sent:
     [asked] = fake.ephemeral(pushed)
     return asked
 
 
 async def test_ending_the_first_maneuvers_with_everyone_off_the_board_asks_first(fake, titan):
-    await open_game(fake)
-    driver = Driver(fake, titan, seed=11, clicks_only=True)
-    n, state = await reach(driver, left_to_enter)
-    game = await driver.service.game_in(p.CHANNEL_ID)
-    user = game.user_of(to_act(state))
-    board = driver.board()
+    driver, n, state, user, board = await first_maneuvers(fake, titan)
     done = await click(fake, user, board, button(board, "done"))
     asked = question(fake, done)
     battle = battle_of(state)
@@ -72,12 +80,7 @@ async def test_ending_the_first_maneuvers_with_everyone_off_the_board_asks_first
 
 
 async def test_conceding_a_battle_by_its_button_asks_first(fake, titan):
-    await open_game(fake)
-    driver = Driver(fake, titan, seed=11, clicks_only=True)
-    n, state = await reach(driver, left_to_enter)
-    game = await driver.service.game_in(p.CHANNEL_ID)
-    user = game.user_of(to_act(state))
-    board = driver.board()
+    driver, n, _, user, board = await first_maneuvers(fake, titan)
     conceded = await click(fake, user, board, button(board, "concede"))
     asked = question(fake, conceded)
     assert "is eliminated" in asked.content and (await driver.state())[1] == n
