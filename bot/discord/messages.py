@@ -9,6 +9,7 @@ from typing import Any
 import discord
 
 from bot.dialect import Dialect, Slash, shorten
+from bot.narration.heading import HEAD
 from bot.replies import Message
 
 log = logging.getLogger(__name__)
@@ -27,7 +28,9 @@ def content(
     (:mod:`bot.dialect`), within Discord's 2,000 characters (``whole``: as long as it is,
     to measure it)."""
     pings = " ".join(f"<@{user}>" for user in message.mention)
-    text = " ".join(part for part in (pings, prefix + dialect.render(message.text)) if part)
+    said = prefix + dialect.render(message.text)
+    between = "\n" if said.startswith(HEAD) else " "  # a heading must begin its line
+    text = between.join(part for part in (pings, said) if part)
     return text if whole else shorten(text, MAX_CONTENT)
 
 
