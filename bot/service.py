@@ -58,7 +58,7 @@ from bot.ratelimit import CommandRate
 from bot.records.command import RECORDS
 from bot.records.damage import GameDamaged, damage_notice
 from bot.records.proof import random_salt
-from bot.replies import Message, Picture, Replies
+from bot.replies import Message, Notice, Picture, Replies
 from bot.routing import STALE, WITHOUT_GAME, StaleChoice, stores, table_tool
 from bot.schedule.clock import Clock, SystemClock
 from bot.schedule.decisions import decision_of
@@ -466,7 +466,10 @@ class GameService:
             self._remember(channel, now)
         if now is not None:
             by_timeout = caller.cause is not None
-            await plan(unit.connection, now, self.wall_clock.now(), by_timeout=by_timeout)
+            actor = caller.seat_in(now) if not caller.on_behalf and now.state is not None else None
+            await plan(
+                unit.connection, now, self.wall_clock.now(), by_timeout=by_timeout, actor=actor
+            )
         elif before is not None:  # over or cancelled: nothing of it falls due any more
             await due.forget(unit.connection, before.id)
             ended = await game_ended(unit.connection, before.id)
@@ -509,6 +512,8 @@ class GameService:
         done: Finish | None = None,
         once: bool = False,
         strict: bool = False,
+        mention: tuple[int, ...] = (),
+        elsewhere: tuple[Notice, ...] = (),
     ) -> Replies:
         """Play ``choose``'s actions for the seat ``place``'s game waits for, while it waits
         for the same ``decision`` (a passed deadline's answer: a whole movement phase, say),
@@ -519,7 +524,8 @@ class GameService:
         finished rather than marked done. The caller holds the channel's lock; the AI seats
         that follow act as after a command. With ``once`` one action only (``done`` runs in
         its transaction); ``strict`` plays nothing else when the engine refuses it (else
-        the first legal action is played instead, as for the AI)."""
+        the first legal action is played instead, as for the AI). ``mention`` and
+        ``elsewhere`` go with the note (the organisers pinged, told in another channel)."""
         channel = place.channel
         chain: list[Replies] = []
         races = 0
@@ -540,7 +546,9 @@ class GameService:
                         replies, game = await ai_play(ctx, game, seat, action)
                     if not chain and note is not None and replies.public is not None:
                         text = f"{note}\n{replies.public.text}"
-                        replies = replace(replies, public=replace(replies.public, text=text))
+                        pings = (*replies.public.mention, *mention)
+                        public = replace(replies.public, text=text, mention=pings)
+                        replies = replace(replies, public=public, elsewhere=elsewhere)
                     if not chain and begun is not None:
                         await begun(unit.connection)
                     if done is not None and (once or _made(game, decision)):

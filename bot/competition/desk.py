@@ -100,6 +100,9 @@ async def _desk_line(db: Connection, table: store.TableRow, now: float) -> tuple
     who = game.name_of(seat) if seat is not None else "nobody"
     turn = turn_phrase(game.state, f"{game.name_of(game.state.active)}'s")
     text = f"{head}, {turn}: waits for **{who}** to {task.split(' (')[0]}"
+    for absent, absence in (await due.absences(db, game.id)).items():
+        since = f" since <t:{int(absence.since)}:R>" if absence.since is not None else ""
+        text += f"; 💤 **{game.name_of(absent)}** absent{since}"
     if clock is None:
         return False, text
     text += f" since <t:{int(clock.since)}:R>"
@@ -148,12 +151,13 @@ async def remind(ctx: Context, args: Args) -> Replies:
             if (await due.reminder_prefs(db, player)).off:
                 quiet += 1
                 continue
-            text = reminder_text(game, Place(table.channel, ctx.place.guild), clock.deadline)
+            where = Place(table.channel, ctx.place.guild)
+            text = reminder_text(game, where, clock.deadline, clock.seat)
             closed_at, dms_off = await rows.dm_status(db, player)
             if closed_at is not None or dms_off:
                 ping = Message(f"⏰ **{game.name_of(clock.seat)}**, {text}", mention=(player,))
                 notices.append(Notice(table.channel, game.id, ping))
-            private[player] = Message(f"⏰ {found.name}: {text}")
+            private[player] = Message(f"⏰ {found.name}, at <#{table.channel}>: {text}")
     dms = {u: m for u, m in private.items() if all(u not in n.message.mention for n in notices)}
     count = len(private)
     answer = f"Reminded {plural(count, 'player')} of {found.name}"

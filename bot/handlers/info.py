@@ -39,6 +39,7 @@ from engine.game.state import GameState
 from engine.masterboard import TERRAINS
 from engine.masterboard import land as land_of
 from engine.muster import recruits_in
+from engine.words import plural
 
 InfoHandler = Callable[[Context, Game | None, Args], Awaitable[Replies]]
 MAX_TEXT = 1900
@@ -142,9 +143,21 @@ async def status(ctx: Context, game: Game | None, args: Args) -> Replies:
     seat = ctx.caller.seat_in(game)
     async with ctx.db.reading() as db:
         found = await due.clock(db, game.id)
+        gone = await due.absences(db, game.id)
     text = f"Game #{game.id}\n{status_text(game.playing(), seat)}"
+    lines = [text, *absent_lines(game, gone)]
     clock = clock_line(game, found)
-    return Replies.answer(f"{text}\n{clock}" if clock else text)
+    return Replies.answer("\n".join([*lines, *([clock] if clock else [])]))
+
+
+def absent_lines(game: Game, gone: dict[int, due.Absence]) -> list[str]:
+    """The seats that missed their last deadlines: how many in a row, since when."""
+    lines = []
+    for seat, absence in gone.items():
+        since = f", since <t:{int(absence.since)}:R>" if absence.since is not None else ""
+        missed = plural(absence.count, "deadline")
+        lines.append(f"💤 **{game.name_of(seat)}** is absent: {missed} missed in a row{since}.")
+    return lines
 
 
 def clock_line(game: Game, found: Clock | None) -> str | None:

@@ -31,7 +31,7 @@ from engine.game import actions as a
 from engine.game.apply import apply
 from engine.game.events import BattleBegun, Event, GameOver, LegionContents
 from engine.game.legal import to_act
-from engine.game.state import GameState, Stage
+from engine.game.state import GameState, Phase, Stage
 
 #: Actions any seated player may send at any time (the engine says when they take effect).
 ANYTIME: tuple[type[a.Action], ...] = (a.Withdraw, a.ExpireTimeLimit, a.Reveal)
@@ -198,7 +198,8 @@ def announce(
     """Where the game stands (:func:`~bot.narration.heading.heading`), what happened in
     words (the end reveals the dice's seed and salt, see
     :mod:`bot.records.proof`), the board as it is now, and a ping for the next decision
-    when it passed to someone else: an action that leaves the game waiting on the same
+    when it passed to someone else (the game's start pings every player, and the end of
+    the colours says who plays which): an action that leaves the game waiting on the same
     player (a queued withdrawal, anything given out of turn) pings nobody — that player
     was pinged when it became his. AI seats are never pinged (nor sent private news).
 
@@ -209,6 +210,8 @@ def announce(
     battle = battle_stage(before, state, events)
     head = heading(state, in_battle=battle is not None and battle.stage is BattleStage.DURING)
     lines = told(game, names, events) or [f"{names.seat(seat)} made a private decision."]
+    if before is not None and before.phase is Phase.COLOURS and state.phase is not Phase.COLOURS:
+        lines.append(colours_line(state))
     waiting, task = waiting_for(state)
     mention: tuple[int, ...] = ()
     if waiting is not None:
@@ -216,9 +219,18 @@ def announce(
         handed_over = before is None or to_act(before) != waiting
         if waiting != seat and handed_over and not game.is_ai(waiting):
             mention = (game.user_of(waiting),)
+    if before is None:  # the game begins: every player is told, in this one message
+        others = (s.user for s in game.seats if not game.is_ai(s.seat))
+        mention = tuple(dict.fromkeys([*mention, *others]))  # whoever chooses first, first
     picture = board_picture(state, action, events, before)
     text = "\n".join([*([head] if head else []), *lines])
     return Message(text, picture, mention=mention, battle=battle)
+
+
+def colours_line(state: GameState) -> str:
+    """Who plays which colour, once the colours are chosen (in turn order)."""
+    playing = sorted((p for p in state.players if p.colour), key=lambda p: -p.tower)
+    return "Colours: " + ", ".join(f"{p.name} {p.colour}" for p in playing) + "."
 
 
 def told(game: Game, names: Names, events: Sequence[Event]) -> list[str]:

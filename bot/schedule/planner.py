@@ -3,13 +3,15 @@
 Run in the change's transaction, so a decision's deadline and reminders exist exactly
 when the change that began it does. The same decision (another move of one movement
 phase) keeps its clock; a decision made cancels what it had pending. A game that starts
-gets its real-clock time limit (errata 21.1) and the reminder a day before it.
+gets its real-clock time limit (errata 21.1) and the reminder a day before it. After a
+deadline passed, the seat's further decisions of that player turn fall due at once (the
+stand-in plays the rest of the turn): an absent player costs one deadline a turn.
 """
 
 from __future__ import annotations
 
 from bot.schedule.decisions import decision_of
-from bot.schedule.timing import reminder_times
+from bot.schedule.timing import POLICIES, reminder_times
 from bot.storage import Status
 from bot.storage import due as items
 from bot.storage.connection import Connection
@@ -17,14 +19,21 @@ from bot.storage.due import DEADLINE, REMINDER, TIME_LIMIT, Clock
 from bot.storage.record import Game
 
 STANDIN_AI = "ai"
+PAUSE = POLICIES[2]
+"""The clock's policy that waits for the player when a deadline passes (no stand-in)."""
 EXPIRE, WARN = "expire", "warn"
 """The two time-limit items: the expiry itself, and its warning a day before."""
 WARNING = 86400
 
 
-async def plan(db: Connection, game: Game, now: float, *, by_timeout: bool) -> None:
+async def plan(
+    db: Connection, game: Game, now: float, *, by_timeout: bool, actor: int | None = None
+) -> None:
     """Bring ``game``'s clock and due items up to date after a change stored at ``now``
-    (``by_timeout``: the change was a passed deadline's, not the seat's own)."""
+    (``by_timeout``: the change was a passed deadline's, not the seat's own; ``actor``: the
+    seat that gave it itself, back if it was absent)."""
+    if actor is not None and not by_timeout:
+        await items.reset_lapses(db, game.id, actor)  # they are here
     current = await items.clock(db, game.id)
     decision = decision_of(game.state) if game.row.status is Status.ACTIVE else None
     if current is not None and decision is not None and current.decision == decision.key:
@@ -58,6 +67,17 @@ async def replan(db: Connection, game: Game, now: float) -> None:
     await _start(db, game, decision.seat, decision.key, since, now)
 
 
+async def covered(db: Connection, game: Game, seat: int) -> bool:
+    """Whether ``seat``'s decisions are played at once for it: a deadline of its passed in
+    this player turn and it has not acted since (a timeout covers the rest of the turn —
+    on its own turn, the whole turn; on another's, its negotiations and defences until
+    that turn ends), unless its game waits on a passed deadline (``pause``)."""
+    if game.state is None or game.settings.timing.on_timeout == PAUSE:
+        return False
+    absent = await items.absence(db, game.id, seat)
+    return absent is not None and absent.covers == game.state.turn.number
+
+
 async def _start(db: Connection, game: Game, seat: int, key: str, since: float, now: float) -> None:
     """The clock of the decision ``key`` of ``seat``, begun at ``since``, with its due
     items (none of them before ``now``)."""
@@ -69,6 +89,10 @@ async def _start(db: Connection, game: Game, seat: int, key: str, since: float, 
         return  # the AI answers at once
     gone = await items.away(db, game.user_of(seat), now)
     if gone is not None and gone.standin == STANDIN_AI:  # the computer stands in: at once
+        await items.add(db, game.id, DEADLINE, now, seat, key)
+        return
+    if await covered(db, game, seat):  # a deadline passed earlier this turn: play on
+        await items.set_clock(db, game.id, Clock(seat, key, since, now))
         await items.add(db, game.id, DEADLINE, now, seat, key)
         return
     if deadline is not None:

@@ -13,14 +13,15 @@ outbox.
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import partial
 from typing import TYPE_CHECKING
 
 from bot.context import Place
-from bot.replies import Message, Replies
+from bot.narration.awaited import awaited
+from bot.replies import Message, Notice, Replies
 from bot.schedule.decisions import decision_of
-from bot.schedule.planner import EXPIRE, STANDIN_AI
+from bot.schedule.planner import EXPIRE, STANDIN_AI, covered
 from bot.schedule.quiet import QuietHours
 from bot.schedule.standins import standin_applies
 from bot.schedule.timeouts import INACTIVITY, PAUSE, timeout_action, timeout_note
@@ -161,7 +162,7 @@ class DueRunner:
                 await items.postpone(db, item.id, until)
             return "postponed to the end of the player's quiet hours"
         name = game.name_of(seat)
-        text = reminder_text(game, place, deadline)
+        text = reminder_text(game, place, deadline, seat)
         if standin is not None:
             text = f"{text} (you stand in for **{name}**)"
         if closed_at is not None or dms_off:
@@ -177,25 +178,31 @@ class DueRunner:
 
     # --- deadlines ---------------------------------------------------------------------------
     async def _time_out(self, place: Place, game: Game, item: DueItem) -> str:
+        """A deadline passed: the stand-in (``ai`` or ``pass``) plays the decision, and the
+        rest of the seat's decisions of this player turn fall due at once after it (a
+        timeout covers the rest of the turn: :func:`bot.schedule.planner.covered`) — those
+        count no new missed deadline. The organisers are told once, when the seat has
+        missed ``most_timeouts`` in a row (:func:`escalation`)."""
         timing = game.settings.timing
         seat = item.seat if item.seat is not None else -1
         name = game.name_of(seat)
         policy = timing.on_timeout
+        state = game.playing()
         async with self.service.db.reading() as db:
-            missed = await items.lapses(db, game.id, seat) + 1
-        repeat = ""
+            absent = await items.absence(db, game.id, seat)
+            covering = await covered(db, game, seat)
+        missed = (absent.count if absent is not None else 0) + (0 if covering else 1)
         sleeping = timing.inactivity and missed >= timing.most_timeouts
         if sleeping:  # RULES §12.4, errata 20.4: the "sleeping player"
+            policy = INACTIVE
+        escalate = missed == timing.most_timeouts and not covering and not sleeping
+        told = await escalation(self.service, game, place, seat, missed) if escalate else None
+        repeat = ""
+        if sleeping and not covering:
             repeat = (
                 f"\n**{name}** has missed {missed} deadlines in a row: by the inactivity rule "
                 "(errata 20.4) a timeout on their own turn concedes the game, and an attack "
                 "on them concedes that engagement."
-            )
-            policy = INACTIVE
-        elif missed >= timing.most_timeouts:
-            repeat = (
-                f"\n**{name}** has missed {missed} deadlines in a row: an organiser may give "
-                "the seat to someone else."
             )
         if policy == PAUSE:
             text = (
@@ -205,27 +212,40 @@ class DueRunner:
             outcome = "paused: the organiser is told"
 
             async def paused(db: Connection) -> None:
-                await items.lapsed(db, game.id, seat)
+                await items.lapsed(db, game.id, seat, self._now())
                 await self._done(item, outcome, db)
 
-            await self.service.tell(place, game, Replies(public=Message(text)), paused)
+            replies = _with(Replies(public=Message(text)), told)
+            await self.service.tell(place, game, replies, paused)
             return outcome
-        outcome = f"timed out: {policy}"
+        outcome = f"timed out: {policy}" if not covering else f"played on: {policy}"
+        turn = state.turn.number
 
         async def timed_out(db: Connection) -> None:
-            await items.lapsed(db, game.id, seat)
+            if not covering:
+                await items.lapsed(db, game.id, seat, self._now(), covers=turn)
             await self._done(item, outcome, db)
 
+        if covering:
+            cause, note = f"deadline passed earlier this turn ({policy})", None
+        else:
+            cause = f"deadline passed ({policy})"
+            note = timeout_note(name, policy) + repeat
+        if item.begun:
+            note = None  # begun before a crash: the channel was told with its first action
+        if told is not None and note is not None:
+            note = f"{note}\n{told.public.text}" if told.public is not None else note
         assert item.decision is not None
         await self.service.play_for(
             place,
             item.decision,
             partial(_choose, policy),
-            f"deadline passed ({policy})",
-            # begun before a crash: the channel was told with its first action
-            note=None if item.begun else timeout_note(name, policy) + repeat,
+            cause,
+            note=note,
             begun=partial(_begin, item),
             done=timed_out,
+            mention=told.public.mention if told is not None and told.public is not None else (),
+            elsewhere=told.elsewhere if told is not None else (),
         )
         return outcome
 
@@ -279,7 +299,51 @@ def _any_decision(game: Game) -> str:
     return decided.key if decided is not None else ""
 
 
-def reminder_text(game: Game, place: Place, deadline: float | None) -> str:
-    """What a reminder says: which game waits (a link to its channel) and until when."""
+def _with(replies: Replies, told: Replies | None) -> Replies:
+    """``replies`` with the organisers' escalation (its lines, its pings, its notices)."""
+    if told is None:
+        return replies
+    public = replies.public
+    if public is not None and told.public is not None:
+        text = f"{public.text}\n{told.public.text}"
+        public = replace(public, text=text, mention=(*public.mention, *told.public.mention))
+    return replace(replies, public=public, elsewhere=(*replies.elsewhere, *told.elsewhere))
+
+
+async def escalation(
+    service: GameService, game: Game, place: Place, seat: int, missed: int
+) -> Replies:
+    """The organisers told, once, that a seat missed ``missed`` deadlines in a row, with the
+    command that gives it to someone else: the tournament's channel for a table (its
+    desk), else the game's host pinged in the game's channel (none when the host is the
+    one absent: then whoever organises the channel)."""
+    name = game.name_of(seat)
+    async with service.db.reading() as db:
+        table = await tables.table_of_game(db, game.id)
+        tournament = await tables.by_id(db, table[0]) if table is not None else None
+    if tournament is not None and table is not None:
+        number = f"{table[1].heat}.{table[1].number}"
+        text = (
+            f"⚠️ Table {number} of **{tournament.name}** (<#{place.channel}>): **{name}** has "
+            f"missed {missed} deadlines in a row; the computer plays for them meanwhile. "
+            f"`tournament replace {tournament.name} USER USER` gives the seat to someone else."
+        )
+        notice = Notice(tournament.channel, None, Message(text))
+        return Replies(elsewhere=(notice,))
+    host = game.settings.host
+    pinged = (host,) if host is not None and host != game.user_of(seat) and host > 0 else ()
+    who = f"<@{host}>, " if pinged else "Organisers: "
+    text = (
+        f"⚠️ {who}**{name}** has missed {missed} deadlines in a row (the computer plays for "
+        "them meanwhile): **/titan-admin replace** gives the seat to someone else."
+    )
+    return Replies(public=Message(text, mention=pinged))
+
+
+def reminder_text(game: Game, place: Place, deadline: float | None, seat: int) -> str:
+    """What a reminder says: what waits for the player (their decision, in public words),
+    in which game, until when. The channel is named where the reminder is read (a DM
+    begins with a link to it)."""
     when = f" — the deadline is <t:{int(deadline)}:R>" if deadline is not None else ""
-    return f"game #{game.id} in <#{place.channel}> waits for you{when}."
+    what = awaited(game.playing(), seat)
+    return f"{what} in game #{game.id} waits for you{when}."

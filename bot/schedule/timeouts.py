@@ -52,5 +52,11 @@ def timeout_note(name: str, policy: str) -> str:
     if policy == INACTIVITY:
         return f"⏰ **{name}**'s deadline passed again."
     if policy == PASS:
-        return f"⏰ **{name}**'s deadline passed: the least the rules allow is played for them."
-    return f"⏰ **{name}**'s deadline passed: the computer plays this decision for them."
+        return (
+            f"⏰ **{name}**'s deadline passed: the least the rules allow is played for them, "
+            "for the rest of this turn unless they are back."
+        )
+    return (
+        f"⏰ **{name}**'s deadline passed: the computer plays for them, for the rest of this "
+        "turn unless they are back."
+    )

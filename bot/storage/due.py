@@ -226,20 +226,47 @@ async def outcomes(db: Connection, game: int) -> list[tuple[str, int | None, str
 
 
 # --- timeouts in a row ------------------------------------------------------------------------
-async def lapses(db: Connection, game: int, seat: int) -> int:
+@dataclass(frozen=True)
+class Absence:
+    """A seat's deadlines missed in a row: how many, since when, and the player turn whose
+    further decisions of the seat are played at once (``covers``; None: none)."""
+
+    count: int
+    since: float | None
+    covers: int | None
+
+
+async def absence(db: Connection, game: int, seat: int) -> Absence | None:
     async with db.execute(
-        "SELECT count FROM lapses WHERE game = ? AND seat = ?", (game, seat)
+        "SELECT count, since, covers FROM lapses WHERE game = ? AND seat = ?", (game, seat)
     ) as cursor:
         row = await cursor.fetchone()
-    return int(row[0]) if row else 0
+    return Absence(int(row[0]), row[1], row[2]) if row else None
 
 
-async def lapsed(db: Connection, game: int, seat: int) -> int:
-    """One more timeout of ``seat`` in a row; how many now."""
+async def absences(db: Connection, game: int) -> dict[int, Absence]:
+    """The seats of ``game`` that missed their last deadlines, by seat."""
+    async with db.execute(
+        "SELECT seat, count, since, covers FROM lapses WHERE game = ? ORDER BY seat", (game,)
+    ) as cursor:
+        return {int(r[0]): Absence(int(r[1]), r[2], r[3]) async for r in cursor}
+
+
+async def lapses(db: Connection, game: int, seat: int) -> int:
+    found = await absence(db, game, seat)
+    return found.count if found is not None else 0
+
+
+async def lapsed(
+    db: Connection, game: int, seat: int, at: float | None = None, covers: int | None = None
+) -> int:
+    """One more timeout of ``seat`` in a row (at ``at``; the rest of player turn ``covers``
+    played at once for it); how many now."""
     await db.execute(
-        "INSERT INTO lapses (game, seat, count) VALUES (?, ?, 1)"
-        " ON CONFLICT (game, seat) DO UPDATE SET count = lapses.count + 1",
-        (game, seat),
+        "INSERT INTO lapses (game, seat, count, since, covers) VALUES (?, ?, 1, ?, ?)"
+        " ON CONFLICT (game, seat) DO UPDATE SET count = lapses.count + 1,"
+        " since = coalesce(lapses.since, excluded.since), covers = excluded.covers",
+        (game, seat, at, covers),
     )
     return await lapses(db, game, seat)
 

@@ -268,4 +268,12 @@ MIGRATIONS: tuple[str, ...] = (
         until  REAL    NOT NULL
     ) WITHOUT ROWID;
     """,
+    # 11: an absent player. Since when a seat has missed deadlines in a row (shown in the
+    # status, told to the organisers once), and the player turn whose further decisions of
+    # that seat the stand-in plays at once after a deadline passed (a timeout covers the
+    # rest of that turn: bot/schedule/planner.py).
+    """
+    ALTER TABLE lapses ADD COLUMN since REAL;
+    ALTER TABLE lapses ADD COLUMN covers INTEGER;
+    """,
 )

@@ -8,6 +8,8 @@ game waits); the log says which actions the clock gave, and a replay rebuilds th
 from __future__ import annotations
 
 import asyncio
+from collections import Counter
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
 import pytest
@@ -84,57 +86,87 @@ async def caused(service: GameService) -> list[tuple[int, str]]:
         return [(int(r[0]), str(r[1])) async for r in cursor]
 
 
+@dataclass
+class Sleeper:
+    """What one absent seat cost over a whole game: the deadlines that passed, by the
+    player turn they passed in; the reminders of each decision; its decisions played on
+    at once after a deadline passed; the organisers told."""
+
+    deadlines: Counter[int] = field(default_factory=Counter)
+    reminders: list[int] = field(default_factory=list)
+    played_on: int = 0
+    escalations: list[str] = field(default_factory=list)
+
+
 async def play_with_a_sleeper(
     service: GameService, clock: ManualClock, scheduler: Scheduler, deadline: float
-) -> tuple[int, int]:
+) -> Sleeper:
     """Play the game: the other seats answer at once, ``LAZY`` never does, and the clock
-    runs past each of its deadlines. How many of its decisions timed out, and how many
-    reminders it got."""
-    timeouts = reminded = 0
+    runs past each of its deadlines (a decision played on at once after one needs no
+    time). What the absent seat cost."""
+    cost = Sleeper()
     for _ in range(MOST_ACTIONS):
         game = await service.game_in(CHANNEL)
         if game is None or game.state is None or game.state.result is not None:
-            return timeouts, reminded
+            return cost
         seat = to_act(game.state)
         if seat != LAZY:
             await step(service, CHANNEL, seed=3, fighting=True)
             continue
         decision = decision_of(game.state)
-        due = await pending(service)
-        assert [i.kind for i in due if i.kind != "time_limit"] == [
-            "reminder", "reminder", "deadline"
-        ]  # fmt: skip
-        before = len(await reminders_to(service, user_id(CHANNEL, LAZY)))
-        for item in due[:2]:  # the reminders, each at its moment
-            clock.advance(item.at - clock.now())
+        due = [i for i in await pending(service) if i.kind != "time_limit"]
+        if [i.kind for i in due] == ["deadline"] and due[0].at <= clock.now():
+            await scheduler.run_due()  # a deadline passed earlier this turn: it plays on
+            cost.played_on += 1
+        else:
+            assert [i.kind for i in due] == ["reminder", "reminder", "deadline"], due
+            before = len(await reminders_to(service, user_id(CHANNEL, LAZY)))
+            for item in due[:2]:  # the reminders, each at its moment
+                clock.advance(item.at - clock.now())
+                await scheduler.run_due()
+            after = len(await reminders_to(service, user_id(CHANNEL, LAZY)))
+            cost.reminders.append(after - before)
+            clock.advance(deadline)  # far past the deadline
             await scheduler.run_due()
-        reminded += len(await reminders_to(service, user_id(CHANNEL, LAZY))) - before
-        clock.advance(deadline)  # far past the deadline
-        await scheduler.run_due()
-        timeouts += 1
-        after = await service.game_in(CHANNEL)
-        if after is not None and after.state is not None:
-            assert decision_of(after.state) != decision  # the decision was made for it
+            cost.deadlines[game.state.turn.number] += 1
+        after_game = await service.game_in(CHANNEL)
+        if after_game is not None and after_game.state is not None:
+            assert decision_of(after_game.state) != decision  # the decision was made for it
     raise AssertionError("the game did not end")
 
 
 @pytest.mark.parametrize("policy", ["ai", "pass"])
-async def test_a_seat_that_never_answers_times_out_every_decision(clocked, clock, policy):
+async def test_an_absent_player_costs_one_deadline_a_turn_and_the_organiser_is_told_once(
+    clocked, clock, policy
+):
+    """Issue 21: a timeout covers the rest of the absent player's turn (on another's turn,
+    their defence until that turn ends): one deadline a player turn at most; each of those
+    decisions reminded at its two points; the host told once; the log says which actions
+    the clock gave, and a replay rebuilds the game."""
     await open_clocked_game(clocked, f"deadline 4h timeout {policy}")
     scheduler = Scheduler(clocked)
-    timeouts, reminded = await play_with_a_sleeper(clocked, clock, scheduler, 4 * HOUR)
-    assert timeouts >= 3
-    assert reminded == 2 * timeouts  # halfway, and an hour before
+    cost = await play_with_a_sleeper(clocked, clock, scheduler, 4 * HOUR)
+    assert sum(cost.deadlines.values()) >= 3 and cost.played_on > 0
+    assert max(cost.deadlines.values()) == 1, cost.deadlines  # one deadline a turn at most
+    assert set(cost.reminders) == {2}  # halfway, and an hour before: nothing more
     log = await caused(clocked)
     assert {seat for seat, _ in log} == {LAZY}
-    assert {cause for _, cause in log} == {f"deadline passed ({policy})"}
-    assert len(log) >= timeouts  # a decision may take several actions (a whole move phase)
+    causes = {f"deadline passed ({policy})", f"deadline passed earlier this turn ({policy})"}
+    assert {cause for _, cause in log} == causes
     async with clocked.db.reading() as db:
+        posts = [r.body for r in await outbox.waiting(db, CHANNEL) if "missed" in r.body]
         row = await rows.game(db, 1)
         assert row is not None
         replayed = await full_replay(db, row)
         assert replayed.result is not None  # the game went on to its end
         assert await items.clock(db, 1) is None and await items.pending(db, 1) == []
+    escalated = [body for body in posts if "deadlines in a row" in body]
+    assert len(escalated) == 1 and "/titan-admin replace" in escalated[0]
+    assert str(user_id(CHANNEL, 0)) in escalated[0]  # the host is pinged
+    print(
+        f"\n{policy}: {sum(cost.deadlines.values())} deadlines over "
+        f"{len(cost.deadlines)} turns, {cost.played_on} decisions played on at once"
+    )
 
 
 async def test_a_paused_game_waits_and_says_so_once(clocked, clock):

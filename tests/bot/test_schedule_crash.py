@@ -55,7 +55,9 @@ MOST_COMMITS = 5
 LATEST = 0.003
 """Seconds the kill may come after the last change it waited for."""
 TIMED_OUT, PAUSED, REMINDED = "timed out: ", "paused: ", "reminded "
-_REMINDER = re.compile(r"game #(\d+) in <#\d+> waits for you — the deadline is <t:(\d+):R>")
+PLAYED_ON = "played on: "
+"""A decision of the rest of a turn whose deadline passed, played at once (no new miss)."""
+_REMINDER = re.compile(r"in game #(\d+) waits for you — the deadline is <t:(\d+):R>")
 NOTICES = ("'s deadline passed: ", "⌛ The time limit of game #", "⌛ The agreed time limit has")
 """How a timeout (or a pause), the time limit's warning and its end are told."""
 EXPIRY = "the time limit"
@@ -175,14 +177,19 @@ def check_timeouts(story: Story, table: Table, found: list[Item]) -> set[str]:
     decisions timed out."""
     deadlines = [i for i in found if i.kind == "deadline"]
     assert max(Counter(i.decision for i in deadlines).values()) == 1, "one deadline a decision"
-    timed = {i.decision for i in deadlines if i.did(TIMED_OUT)}
+    timed = {i.decision for i in deadlines if i.did(TIMED_OUT, PLAYED_ON)}
     assert set(story.caused) == timed, "the actions with a cause are those of the timeouts"
     assert story.made == timed, "each timeout made its whole decision"
     for numbers in story.caused.values():
         assert not story.own & set(range(numbers[0], numbers[-1])), "nobody acted meanwhile"
     if timed:
         words = table.options.split()
-        assert story.causes == {f"deadline passed ({words[words.index('timeout') + 1]})"}
+        policy = words[words.index("timeout") + 1]
+        played_on = any(i.did(PLAYED_ON) for i in deadlines)
+        assert story.causes == {
+            f"deadline passed ({policy})",
+            *([f"deadline passed earlier this turn ({policy})"] if played_on else []),
+        }
     missed = {i.seat for i in deadlines if i.did(TIMED_OUT, PAUSED)}
     assert missed <= table.sleepers, "only the sleepers time out"
     expired = [i for i in found if i.kind == "time_limit" and i.did("expired")]

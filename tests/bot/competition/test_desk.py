@@ -4,6 +4,9 @@ an eliminator; every organiser command refused to a player, with the reason."""
 
 from __future__ import annotations
 
+import re
+from collections import Counter
+
 from bot.context import Caller, Place
 from bot.schedule.scheduler import Scheduler
 from bot.service import GameService
@@ -208,3 +211,22 @@ async def test_an_eliminator_from_the_next_heat(service):
     assert entrants[PLAYERS[2]] == 2 and entrants[PLAYERS[3]] is None
     refused = await service.submit(HERE, ORGANISER, "tournament eliminator W <@12345678901234567>")
     assert refused.error and "not an entrant" in refused.ephemeral.text  # type: ignore[union-attr]
+
+
+async def test_a_table_whose_player_misses_deadlines_in_a_row_is_told_to_the_desk_once(
+    service, clock
+):
+    """Issue 21: the organisers are told once for each absent seat, in the tournament's
+    channel, with the command that replaces it; the desk shows the seat absent since when."""
+    tables = await seated(service)
+    scheduler = Scheduler(service)
+    for _ in range(30):  # nobody ever answers: each seat's passed deadlines, in a row
+        clock.advance(25 * HOUR)
+        await scheduler.run_due()
+    told = [p for p in await posts(service, HERE.channel) if "deadlines in a row" in p]
+    assert told and all("tournament replace W" in p for p in told)
+    assert all(any(f"<#{t.channel}>" in p for t in tables) for p in told)  # the table's
+    seats = Counter(re.findall(r"\*\*(<@\d+>)\*\* has missed", "\n".join(told)))
+    assert seats and set(seats.values()) == {1}, seats  # each absent seat told once
+    desk = await run(service, "tournament status W")
+    assert "💤" in desk and "absent since <t:" in desk

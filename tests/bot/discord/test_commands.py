@@ -7,9 +7,10 @@ import logging
 import pytest
 
 from bot.discord.errors import APOLOGY
+from engine.game.legal import to_act
 from tests.bot.discord import payloads as p
 from tests.bot.discord.fake import EPHEMERAL
-from tests.bot.discord.helpers import ANN, BOB, CAROL, command, open_game, slash
+from tests.bot.discord.helpers import ANN, BOB, CAROL, click, command, open_game, slash
 
 PNG = b"\x89PNG\r\n\x1a\n"
 
@@ -148,3 +149,23 @@ async def test_battle_commands_reach_the_engine_which_refuses_them_outside_a_bat
     assert "strike" in answer.content.lower() and fake.public(refused) == []
     shown = await command(fake, ANN, "battle", "board")
     assert fake.ephemeral(shown)[0].content.startswith("no battle is being fought now")
+
+
+async def test_the_start_pings_every_player_once_and_the_colours_are_told(fake, titan):
+    await command(fake, ANN, "titan", "new", players=3)
+    await command(fake, BOB, "titan", "join")
+    await command(fake, CAROL, "titan", "join")
+    started = await command(fake, ANN, "titan", "start")
+    [news] = fake.public(started)
+    assert "Game #1 begins" in news.content
+    assert sorted(news.notified) == sorted([ANN, BOB, CAROL])  # each once, in one message
+    pinged = [u for m in fake.in_channel(p.CHANNEL_ID) for u in m.notified]
+    assert sorted(pinged) == sorted([ANN, BOB, CAROL])
+    for _ in range(3):  # the colours, chosen by their buttons
+        board = max((m for m in fake.in_channel(p.CHANNEL_ID) if m.components), key=lambda m: m.id)
+        game = await titan.bot.service.game_in(p.CHANNEL_ID)
+        chooser = game.user_of(to_act(game.state))
+        colour = next(c for c in board.custom_ids() if ":colour " in c)
+        last = await click(fake, chooser, board, colour)
+    told = "\n".join(m.content for m in fake.public(last))
+    assert "Colours: " in told and "Player 11" in told.split("Colours: ")[1]
