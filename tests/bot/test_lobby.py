@@ -28,7 +28,8 @@ async def test_open_join_start(service, db_target):
     assert started.public.picture.kind is PictureKind.MASTERBOARD
     game = await service.game_in(HERE.channel)
     chooser = game.state.active
-    assert started.public.mention == (game.user_of(chooser),)
+    others = tuple(game.user_of(s.seat) for s in game.seats if s.seat != chooser)
+    assert started.public.mention == (game.user_of(chooser), *others)  # every player, once
     assert f"Waiting for **{game.name_of(chooser)}** to choose a colour" in started.public.text
     assert game.settings.record_keeping and game.state.options.record_keeping
     [row] = query(db_target, "SELECT status, seed, guild FROM games")
