@@ -2,14 +2,16 @@
 due, in order, then sleeps again; a change that schedules something wakes it.
 
 At start-up it first acts on everything that fell due while the bot was down, and lets
-every game waiting for an AI seat go on. An item whose handling fails is tried again a
-few minutes later (logged), so one broken game never stalls the others.
+every game waiting for an AI seat go on (a slice each, then by itself: :mod:`bot.ai_runner`).
+An item whose handling fails is tried again a few minutes later (logged), so one broken
+game never stalls the others; so is a game whose AI seats failed to act (the runner says
+when: :meth:`~bot.ai_runner.AiRunner.next_retry`).
 
 Every process on a shared database runs its own scheduler: an item is acted on by the one
 that claims it (for :data:`CLAIM` seconds, time enough to act), and another takes it over
 if that one dies before it is done. Such a scheduler also looks again every :data:`POLL`
 seconds, for what other processes scheduled and for work a dead one left: its claims, the
-tables of a heat it was opening.
+tables of a heat it was opening, the games whose AI seats it was playing.
 """
 
 from __future__ import annotations
@@ -66,7 +68,8 @@ class Scheduler:
         self._woken.set()
 
     async def advance_ai_games(self) -> int:
-        """Let every active game that waits for an AI seat go on (after a restart)."""
+        """Let every active game that waits for an AI seat go on (after a restart): a slice
+        each now, the rest by itself; how many stored something."""
         async with self.service.db.reading() as db:
             waiting = await rows.active_games_waiting_for_ai(db)
         moved = 0
@@ -78,6 +81,13 @@ class Scheduler:
                 continue
             moved += replies.stored
         return moved
+
+    async def sweep_ai_games(self) -> int:
+        """On a shared database: go on with the games that wait for an AI seat that no
+        process plays (one died while its lease ran); how many."""
+        async with self.service.db.reading() as db:
+            waiting = await rows.active_games_waiting_for_ai(db)
+        return await self.service.ai.sweep(waiting)
 
     async def run_due(self) -> int:
         """Act on every item due now, earliest first; how many."""
@@ -118,12 +128,18 @@ class Scheduler:
             self._woken.clear()
             try:
                 await self.run_due()
+                self.service.ai.retry_due(self.clock.now())
                 async with self.service.db.reading() as db:
                     moment = await items.next_at(db, self.service.holder)
+                if self.service.db.shared:  # other processes schedule too, and may die
+                    self.service.tables.wake()
+                    await self.sweep_ai_games()
             except Exception:
                 log.exception("the scheduler failed; it goes on in a minute")
                 moment = self.clock.now() + 60
-            if self.service.db.shared:  # other processes schedule too, and may die
-                self.service.tables.wake()
+            if self.service.db.shared:
                 moment = min(moment, self.clock.now() + POLL) if moment else self.clock.now() + POLL
+            retry = self.service.ai.next_retry()
+            if retry is not None:
+                moment = min(moment, retry) if moment else retry
             await self.clock.sleep_until(moment, self._woken)
