@@ -50,7 +50,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-SLICE_SECONDS = 0.25
+SLICE_SECONDS = 0.1
 """About how long one slice may hold the channel's lock (it ends after the action under
 way when this is spent; a slow decision may make it longer)."""
 RETRY_AFTER = 60.0
