@@ -27,13 +27,16 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import itertools
+import os
 import resource
 import statistics
 import sys
 import tempfile
 import time
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -104,6 +107,8 @@ class Soak:
     """Seconds each watcher's ``status`` took to be answered."""
     stalls: list[float] = field(default_factory=list)
     """Seconds the monitor woke late, each time."""
+    longest_step: float = 0.0
+    """The most CPU seconds the event loop's thread spent in one step (one callback)."""
     actions: int = 0
     failures: list[str] = field(default_factory=list)
     finals: dict[int, Game] = field(default_factory=dict)
@@ -178,6 +183,25 @@ async def monitor(soak: Soak, tick: float = 0.010) -> None:
         soak.stalls.append(max(0.0, time.perf_counter() - before - tick))
 
 
+@contextlib.contextmanager
+def timed_steps(soak: Soak) -> Iterator[None]:
+    """Time the CPU the event loop's thread spends in each step (each callback it runs):
+    what the code itself holds the loop for, whatever else the machine runs meanwhile (a
+    busy machine makes the monitor's wake-ups late too)."""
+    run = asyncio.events.Handle._run
+
+    def timed(handle: asyncio.events.Handle) -> None:
+        start = time.thread_time()
+        run(handle)
+        soak.longest_step = max(soak.longest_step, time.thread_time() - start)
+
+    asyncio.events.Handle._run = timed  # type: ignore[method-assign,assignment]
+    try:
+        yield
+    finally:
+        asyncio.events.Handle._run = run  # type: ignore[method-assign]
+
+
 async def watcher(service: GameService, soak: Soak, every: float = 0.050) -> None:
     """Ask ``status`` in a channel whose game is being played, every ``every`` seconds."""
     who = Caller(77, "Watcher")
@@ -213,7 +237,8 @@ async def soak_games(path: Path, games: int, seed: int, turns: int, concurrent: 
 
     helpers = [asyncio.create_task(monitor(soak)), asyncio.create_task(watcher(service, soak))]
     try:
-        await asyncio.gather(*(worker(100 + k) for k in range(concurrent)))
+        with timed_steps(soak):
+            await asyncio.gather(*(worker(100 + k) for k in range(concurrent)))
     finally:
         for task in helpers:
             task.cancel()
@@ -239,7 +264,10 @@ def report(soak: Soak, games: int, seconds: float, path: Path) -> str:
             f"games per hour:   {games / seconds * 3600:,.0f}",
             f"actions a second: {soak.actions / seconds:,.1f}",
             f"event-loop stall: max {max(stalls) * 1000:.1f} ms, "
-            f"p99 {percentile(stalls, 0.99) * 1000:.1f} ms (target: max ≤ 50 ms)",
+            f"p99 {percentile(stalls, 0.99) * 1000:.1f} ms (target: max ≤ 50 ms); "
+            f"longest step {soak.longest_step * 1000:.1f} ms of CPU",
+            f"machine load:     {' '.join(f'{x:.1f}' for x in os.getloadavg())} "
+            f"on {os.cpu_count()} cores (a busy machine makes wake-ups late)",
             f"status latency:   p50 {statistics.median(latency) * 1000:.1f} ms, "
             f"p99 {percentile(latency, 0.99) * 1000:.1f} ms, max {max(latency) * 1000:.0f} ms "
             f"({len(soak.latencies)} asked while the computers played)",
