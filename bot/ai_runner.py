@@ -171,7 +171,10 @@ class AiRunner:
 
     async def sweep(self, waiting: Sequence[tuple[int, int | None]]) -> int:
         """Go on with the ``waiting`` games (channel, guild) that no task plays and whose
-        lease nobody holds (a shared database: a dead process's games); how many."""
+        lease nobody else holds (at start-up; on a shared database, a dead process's
+        games); how many were woken."""
+        if self._closed or self.service.ai_limit <= 0:
+            return 0
         now = time.time()
         free = []
         async with self.service.db.reading() as db:
@@ -190,11 +193,12 @@ class AiRunner:
         one process): whether this process may play them now."""
         if not self.service.db.shared:
             return True
+        self._held.add(channel)  # before: a close that cuts the taking short lets it go
         async with self.service.db.transaction() as db:
             name, holder = leases.ai_lease(channel), self.service.holder
             held = await leases.take(db, name, holder, time.time(), LEASE)
-        if held:
-            self._held.add(channel)
+        if not held:
+            self._held.discard(channel)
         return held
 
     async def let_go(self, channel: int) -> None:
@@ -202,9 +206,9 @@ class AiRunner:
         or is over)."""
         if channel not in self._held:
             return
-        self._held.discard(channel)
         async with self.service.db.transaction() as db:
             await leases.give_up(db, leases.ai_lease(channel), self.service.holder)
+        self._held.discard(channel)  # after: a close that cuts this short lets it go
 
     async def idle(self, channels: Sequence[int] | None = None) -> None:
         """Wait until no task plays on (in ``channels``, or anywhere): each game is over,

@@ -21,7 +21,6 @@ import contextlib
 import logging
 from typing import TYPE_CHECKING
 
-from bot.context import Place
 from bot.schedule.runner import DueRunner
 from bot.storage import due as items
 from bot.storage import games as rows
@@ -49,6 +48,8 @@ class Scheduler:
         self._task: asyncio.Task[None] | None = None
         self.handled = 0
         """Items acted on (or found done) since start-up."""
+        self._swept = self.clock.now()
+        """When the games waiting for an AI seat were last looked for."""
 
     async def start(self) -> None:
         """Advance the games waiting for AI seats, then keep time in a task."""
@@ -68,23 +69,10 @@ class Scheduler:
         self._woken.set()
 
     async def advance_ai_games(self) -> int:
-        """Let every active game that waits for an AI seat go on (after a restart): a slice
-        each now, the rest by itself; how many stored something."""
-        async with self.service.db.reading() as db:
-            waiting = await rows.active_games_waiting_for_ai(db)
-        moved = 0
-        for channel, guild in waiting:
-            try:
-                replies = await self.service.advance(Place(channel, guild))
-            except Exception:
-                log.exception("channel %s: advancing its AI seats failed", channel)
-                continue
-            moved += replies.stored
-        return moved
-
-    async def sweep_ai_games(self) -> int:
-        """On a shared database: go on with the games that wait for an AI seat that no
-        process plays (one died while its lease ran); how many."""
+        """Let every active game that waits for an AI seat go on by itself (at start-up,
+        and on a shared database every :data:`POLL` seconds, for the games of a process
+        that died), unless a task plays it already or another process holds its lease;
+        how many were woken (:meth:`~bot.ai_runner.AiRunner.sweep`)."""
         async with self.service.db.reading() as db:
             waiting = await rows.active_games_waiting_for_ai(db)
         return await self.service.ai.sweep(waiting)
@@ -133,7 +121,9 @@ class Scheduler:
                     moment = await items.next_at(db, self.service.holder)
                 if self.service.db.shared:  # other processes schedule too, and may die
                     self.service.tables.wake()
-                    await self.sweep_ai_games()
+                    if self.clock.now() >= self._swept + POLL:  # (woken at every change)
+                        self._swept = self.clock.now()
+                        await self.advance_ai_games()
             except Exception:
                 log.exception("the scheduler failed; it goes on in a minute")
                 moment = self.clock.now() + 60

@@ -17,6 +17,7 @@ from bot.outbox.codec import message_from_json
 from bot.outbox.joining import clip
 from bot.replies import Message, Picture, PictureKind, Replies
 from bot.schedule.clock import ManualClock
+from bot.schedule.scheduler import Scheduler
 from bot.service import GameService
 from bot.storage import Status, outbox
 from bot.storage import games as rows
@@ -313,3 +314,37 @@ async def test_a_resumed_local_game_lets_the_waiting_ai_seats_play(db_target):
         await service.close()
     assert "Resuming game #1." in said and game.name_of(to_act(game.state)) == "Ann"
     assert "Hal takes " in "\n".join(said) or "Deep takes " in "\n".join(said)
+
+
+async def test_one_process_at_a_time_plays_a_game_s_computers(pg_migrated):
+    """Two processes on one PostgreSQL database: the one that set the computers going
+    plays them (it holds their lease); the other leaves them alone, even asked for the
+    game's status, and takes them over once the first has stopped."""
+    halfway = asyncio.Event()
+    elsewhere: list[Game] = []
+
+    def observe(game: Game) -> None:
+        if game.n >= 40:
+            halfway.set()
+
+    first = await GameService.open(pg_migrated, seeds=lambda: 4, ai_limit=5, on_ai_action=observe)
+    second = await GameService.open(
+        pg_migrated, seeds=lambda: 4, ai_limit=5, on_ai_action=elsewhere.append
+    )
+    try:
+        try:
+            game_id = await open_ai_game(first, Place(CHANNEL), 2)
+            await asyncio.wait_for(halfway.wait(), TIMEOUT)
+            assert await Scheduler(second).advance_ai_games() == 0  # the first plays them
+            watcher = Caller(77, "Watcher")
+            assert not (await second.submit(Place(CHANNEL), watcher, "status")).error
+            assert elsewhere == [] and first.ai.busy(CHANNEL)
+        finally:
+            await first.close()  # its lease goes with it
+        assert await Scheduler(second).advance_ai_games() == 1
+        await asyncio.wait_for(second.ai.idle(), TIMEOUT)
+        async with second.db.reading() as db:
+            row = await rows.game(db, game_id)
+    finally:
+        await second.close()
+    assert elsewhere and row.status is Status.OVER
