@@ -180,11 +180,14 @@ class Console:
             await self.service.deliverer.idle()
 
     async def tell(self, speaker: str, replies: Replies) -> None:
-        """Print what a command says: a stored change through the outbox, as its deliverer
-        prints it; anything else (a refusal, information) at once."""
-        if replies.stored and self.service.deliverer is not None:
-            await self.service.deliverer.idle()
-        else:
+        """Print what a command says, once the AI seats it set off are done (the game waits
+        for a person or is over): a stored change through the outbox, as its deliverer
+        prints it; anything else (a refusal, information) after what the outbox held."""
+        deliverer = self.service.deliverer
+        if deliverer is not None:  # (the AI seats may be playing since before the command)
+            await self.service.ai.idle([self.place.channel])
+            await deliverer.idle()
+        if not replies.stored or deliverer is None:
             await self.show(speaker, replies)
 
     def _local_add(self, text: str) -> str:

@@ -20,9 +20,13 @@ check them) and each user's command rate (checked here, before anything else: a 
 over the rate is refused with when to try again; AI seats are exempt).
 
 After every command that is not refused, the AI seats the game waits for act (each
-action its own transaction), up to ``ai_limit`` actions; their news joins the command's
-reply. A game left waiting for an AI (the limit reached, a restart) goes on with the next
-command, ``status`` included, or with :meth:`GameService.advance`.
+action its own transaction) in a slice of at most ``ai_limit`` actions (:data:`AI_SLICE`)
+under the channel's lock; its news joins the command's reply. When the game still waits
+for an AI seat after it, the game goes on by itself, slice after slice, in a background
+task of the channel's (:class:`~bot.ai_runner.AiRunner`: the lock is free between two
+slices) until it is over or waits for a person; no cap stops it. A game left waiting for
+an AI seat (a restart, a slice that failed) goes on at start-up, when the scheduler tries
+it again, or with the next command, ``status`` included (:meth:`GameService.advance`).
 """
 
 from __future__ import annotations
@@ -38,6 +42,7 @@ from dataclasses import replace
 from functools import partial
 from typing import Any
 
+from bot.ai_runner import SLICE_SECONDS, AiRunner, Slice
 from bot.competition.results import game_ended
 from bot.competition.tables import TableOpener
 from bot.config import NO_LIMITS, Limits
@@ -88,14 +93,17 @@ log = logging.getLogger(__name__)
 
 SNAPSHOT_EVERY = 50
 CACHE_SIZE = 512
-AI_LIMIT = 1000
+AI_SLICE = 20
+"""AI actions one slice plays under the channel's lock (see :mod:`bot.ai_runner`)."""
+ANSWER_LIMIT = 1000
+"""Actions one answer for a seat may play while the game waits for the same decision (a
+safety: a decision takes a few dozen); the answer's due item is then tried again."""
 RACES = 3
 """Tries of a command whose game another writer changes first (a shared database)."""
 BUSY = (
     "This game was changed elsewhere at the same moment, again and again: nothing was done. "
     "Please try again."
 )
-"""AI actions one command may set off (a safety cap: whole AI turns fit many times)."""
 #: Called with the game after each AI action is stored (progress bars, benchmarks).
 Observer = Callable[[Game], None]
 #: Chooses the action for a seat (a passed deadline's answer), in a worker thread.
@@ -133,7 +141,7 @@ class GameService:
         salts: Callable[[], str] = random_salt,
         snapshot_every: int = SNAPSHOT_EVERY,
         cache_size: int = CACHE_SIZE,
-        ai_limit: int = AI_LIMIT,
+        ai_limit: int = AI_SLICE,
         on_ai_action: Observer | None = None,
         paint_in_processes: bool = False,
         limits: Limits = NO_LIMITS,
@@ -146,6 +154,7 @@ class GameService:
         """This process's name in the claims and leases of a shared database."""
         self.limits = limits
         self.ai_limit = ai_limit
+        """AI actions a slice plays (0: the AI seats act only when :meth:`advance` asks)."""
         self.on_ai_action = on_ai_action
         self.renderer = renderer
         self.painter = Painter(renderer, processes=paint_in_processes)
@@ -162,6 +171,8 @@ class GameService:
         """Who acts when things fall due (:meth:`keep_time`); without one nothing does."""
         self.tables = TableOpener(self)
         """Opens the tables of a tournament's heat (:mod:`bot.competition.tables`)."""
+        self.ai = AiRunner(self)
+        """Plays on the games whose slice of AI actions ran out (:mod:`bot.ai_runner`)."""
         rate = limits.commands_per_minute
         self._rate = CommandRate(rate, limits.command_burst, clock) if rate else None
         self.timing = timing
@@ -178,6 +189,7 @@ class GameService:
         return cls(await open_database(target), **options)
 
     async def close(self) -> None:
+        await self.ai.close()
         await self.tables.close()
         if self.scheduler is not None:
             await self.scheduler.close()
@@ -318,7 +330,7 @@ class GameService:
                 return Replies.refusal(str(exc))
             except Exception:
                 return self._apology(place, command)
-            return await self._ai_after(place, replies, self.ai_limit)
+            return await self._ai_after(place, replies)
 
     async def _run(
         self,
@@ -367,10 +379,12 @@ class GameService:
         return (await self._with_standins(Caller(user, ""), game)).seat_in(game)
 
     async def advance(self, place: Place, limit: int | None = None) -> Replies:
-        """Let the AI seats ``place``'s game waits for act (at most ``limit`` actions,
-        default ``ai_limit``); their news, as after a command."""
+        """Let the AI seats ``place``'s game waits for act, as after a command: a slice now
+        (its news is returned), the rest by itself in the background. With ``limit`` (a
+        tool stepping through a game: the demo, a benchmark) at most ``limit`` actions
+        now, and nothing after them."""
         async with self.lock(place.channel):
-            return await self._ai_after(place, Replies(), self.ai_limit if limit is None else limit)
+            return await self._ai_after(place, Replies(), limit)
 
     async def _prepare(
         self, channel: int, command: Command | Action | None, expect: Version | None
@@ -403,7 +417,7 @@ class GameService:
                 return Replies.refusal(str(exc))
             except Exception:
                 return self._apology(place, "organiser tool")
-            return await self._ai_after(place, replies, self.ai_limit)
+            return await self._ai_after(place, replies)
 
     async def _changed(
         self, place: Place, caller: Caller, work: Work, reply_to: str | None
@@ -530,7 +544,7 @@ class GameService:
         chain: list[Replies] = []
         races = 0
         game = await self.game_in(channel)
-        while game is not None and len(chain) < (1 if once else self.ai_limit):
+        while game is not None and len(chain) < (1 if once else ANSWER_LIMIT):
             decided = decision_of(game.state)
             if decided is None or decided.key != decision:
                 break
@@ -567,7 +581,7 @@ class GameService:
                 break
             self._wake(channel, replies)
             chain.append(replies)
-        return await self._ai_after(place, merge(Replies(), chain), self.ai_limit)
+        return await self._ai_after(place, merge(Replies(), chain))
 
     async def tell(
         self, place: Place, game: Game, replies: Replies, done: Finish | None = None
@@ -620,26 +634,64 @@ class GameService:
             f"second{'s' if seconds != 1 else ''}."
         )
 
-    async def _ai_after(self, place: Place, first: Replies, limit: int) -> Replies:
-        """``first`` merged with the news of the AI actions that follow it (each stored with
-        its news in its own transaction).
+    async def _ai_after(self, place: Place, first: Replies, limit: int | None = None) -> Replies:
+        """``first`` merged with the news of the AI slice that follows it (the caller holds
+        the channel's lock); when the game still waits for an AI seat after the slice, the
+        runner goes on with it in the background. When the runner plays the game already,
+        it goes on after the lock's holder: no slice is played here.
 
-        An AI action that fails ends the chain with a log entry only: the command and the
-        AI actions before it are stored, and the game waits for the AI's next command.
+        With ``limit`` (:meth:`advance`'s), at most ``limit`` actions and nothing after.
+        """
+        if limit is not None:
+            played = await self.ai_slice(place, limit, None)
+            return merge(first, played.chain)
+        if self.ai_limit <= 0:
+            return first
+        if self.ai.busy(place.channel):
+            self.ai.wake(place)  # it looks once more before it stops
+            return first
+        played = await self.ai_slice(place)
+        self.ai.count(place.channel, played)
+        if played.more:
+            self.ai.wake(place)
+        elif played.failed:
+            self.ai.failed(place)
+        return merge(first, played.chain)
+
+    async def ai_slice(
+        self, place: Place, most: int | None = None, seconds: float | None = SLICE_SECONDS
+    ) -> Slice:
+        """One slice of AI actions in ``place``'s game, each stored with its news in its
+        own transaction: while the game waits for an AI seat, at most ``most`` actions
+        (default ``ai_limit``), ending after the action under way once ``seconds`` are
+        spent. The caller holds the channel's lock.
+
+        An AI action that fails ends the slice with a log entry (the slice is marked
+        failed): the command and the AI actions before it are stored. On a shared
+        database the slice plays only while this process holds the game's AI lease.
         """
         channel = place.channel
-        chain: list[Replies] = []
+        most = self.ai_limit if most is None else most
+        played = Slice()
         races = 0
         try:
-            game = await self.game_in(channel) if limit > 0 else None
+            game = await self.game_in(channel) if most > 0 else None
         except Exception:
             log.exception("channel %s: loading the game for its AI seats failed", channel)
-            return first
+            played.failed = True
+            return played
+        if game is None or waiting_ai(game) is None:
+            await self.ai.let_go(channel)
+            return played
+        if not await self.ai.hold(channel):
+            played.elsewhere = True
+            return played
+        began = time.perf_counter()
         while game is not None and (seat := waiting_ai(game)) is not None:
-            if len(chain) >= limit:
-                if limit == self.ai_limit:
-                    log.warning("game %s: %d AI actions in a row, pausing", game.id, limit)
-                break
+            spent = seconds is not None and time.perf_counter() - began >= seconds
+            if len(played.chain) >= most or (played.chain and spent):
+                played.more = True
+                return played
             ai = ai_caller(game, seat)
             try:
                 action = await ai_choice(game, seat)
@@ -653,17 +705,22 @@ class GameService:
                 self._cache.pop(channel, None)
                 races += 1
                 log.info("game %s: the AI of seat %s %s", game.id, seat, lost)
-                game = await self.game_in(channel) if races < RACES else None
+                if races >= RACES:  # it plays them too: it goes on with them
+                    played.elsewhere = True
+                    return played
+                game = await self.game_in(channel)
                 continue
             except Exception:
                 self._cache.pop(channel, None)
                 log.exception("game %s: the AI of seat %s failed", game.id, seat)
-                break
+                played.failed = True
+                return played
             self._wake(channel, replies)
-            chain.append(replies)
+            played.chain.append(replies)
             if self.on_ai_action is not None:
                 self.on_ai_action(game)
-        return merge(first, chain)
+        await self.ai.let_go(channel)
+        return played
 
     def lock(self, channel: int) -> asyncio.Lock:
         """The lock serialising ``channel``'s commands (held too by tools that change a

@@ -8,6 +8,8 @@ outside tournaments the rules' draw stands (a shared 1st).
 
 from __future__ import annotations
 
+import asyncio
+
 from bot.competition.codec import result_to_json
 from bot.competition.ranking import standings_text, tournament_standings
 from bot.competition.settings import BRACKET, TournamentSettings
@@ -32,17 +34,25 @@ def rolloff_dice(tournament_seed: int, game: int) -> Dice:
 
 
 async def record_result(db: Connection, game: Game, finished_at: str) -> GameResult:
-    """Store the result of ``game`` (just over) once, and rate it; the result."""
+    """Store the result of ``game`` (just over) once, and rate it; the result (its
+    places are worked out from the game's events in a worker thread)."""
     assert game.state is not None and game.state.result is not None
     table = await store.table_of_game(db, game.id)
     tournament = await store.by_id(db, table[0]) if table is not None else None
     settings = TournamentSettings.from_json(tournament.settings) if tournament else None
-    events = [events_from_text(entry.events) for entry in await rows.actions(db, game.id)]
+    entries = await rows.actions(db, game.id)
     players = [str(game.user_of(s.seat)) for s in game.seats]
     dice = None
     if tournament is not None and settings is not None and settings.rolloff:
         dice = rolloff_dice(tournament.seed, game.id)
-    result = result_of(game.state, events, players=players, rolloff=dice)
+    state = game.state
+
+    def places() -> GameResult:
+        events = [events_from_text(entry.events) for entry in entries]
+        return result_of(state, events, players=players, rolloff=dice)
+
+    # reading back a long game's every event takes a while: off the event loop
+    result = await asyncio.to_thread(places)
     rated = game.settings.rated and (settings is None or settings.rated)
     stored = store.ResultRow(
         game.id,

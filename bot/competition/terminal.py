@@ -4,7 +4,8 @@ database as the bot (an organiser without Discord, or a test driving a whole one
 ``titanbot tournament create Winter players 3-4`` runs ``tournament create Winter
 players 3-4`` as the terminal's organiser and prints what it says and what the tables are
 told; ``titanbot tournament play Winter`` lets the computer players of the tournament's
-tables play until each waits for a human or is over. ``titanbot ratings [--rebuild]``
+tables play (by themselves, :mod:`bot.ai_runner`) until each waits for a human or is
+over. ``titanbot ratings [--rebuild]``
 prints the leaderboards, rebuilt from the stored results when asked.
 """
 
@@ -24,7 +25,6 @@ from engine.words import plural
 DESK = 2
 """The terminal's channel for tournament news (the local game's is 1)."""
 ORGANISER = "organiser"
-MOST_ROUNDS = 500
 
 
 async def tournament_command(
@@ -62,17 +62,10 @@ async def _play(service: GameService, console: Console, name: str) -> int:
     if found is None:
         console.write(f"There is no tournament {name!r} here.")
         return 1
-    for table in tables:
-        if table.status != store.PLAYING or table.channel is None:
-            continue
-        for _ in range(MOST_ROUNDS):
-            before = await service.game_in(table.channel)
-            if before is None:
-                break
-            await console.tell(ORGANISER, await service.advance(Place(table.channel)))
-            after = await service.game_in(table.channel)
-            if after is not None and after.n == before.n:
-                break  # it waits for a human
+    channels = [t.channel for t in tables if t.status == store.PLAYING and t.channel]
+    for channel in channels:  # (the start-up advanced them already, unless a slice failed)
+        await console.tell(ORGANISER, await service.advance(Place(channel)))
+    await service.ai.idle(channels)
     if service.deliverer is not None:
         await service.deliverer.idle()
     return 0

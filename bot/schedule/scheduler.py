@@ -2,14 +2,16 @@
 due, in order, then sleeps again; a change that schedules something wakes it.
 
 At start-up it first acts on everything that fell due while the bot was down, and lets
-every game waiting for an AI seat go on. An item whose handling fails is tried again a
-few minutes later (logged), so one broken game never stalls the others.
+every game waiting for an AI seat go on (a slice each, then by itself: :mod:`bot.ai_runner`).
+An item whose handling fails is tried again a few minutes later (logged), so one broken
+game never stalls the others; so is a game whose AI seats failed to act (the runner says
+when: :meth:`~bot.ai_runner.AiRunner.next_retry`).
 
 Every process on a shared database runs its own scheduler: an item is acted on by the one
 that claims it (for :data:`CLAIM` seconds, time enough to act), and another takes it over
 if that one dies before it is done. Such a scheduler also looks again every :data:`POLL`
 seconds, for what other processes scheduled and for work a dead one left: its claims, the
-tables of a heat it was opening.
+tables of a heat it was opening, the games whose AI seats it was playing.
 """
 
 from __future__ import annotations
@@ -19,7 +21,6 @@ import contextlib
 import logging
 from typing import TYPE_CHECKING
 
-from bot.context import Place
 from bot.schedule.runner import DueRunner
 from bot.storage import due as items
 from bot.storage import games as rows
@@ -47,6 +48,8 @@ class Scheduler:
         self._task: asyncio.Task[None] | None = None
         self.handled = 0
         """Items acted on (or found done) since start-up."""
+        self._swept = self.clock.now()
+        """When the games waiting for an AI seat were last looked for."""
 
     async def start(self) -> None:
         """Advance the games waiting for AI seats, then keep time in a task."""
@@ -66,18 +69,13 @@ class Scheduler:
         self._woken.set()
 
     async def advance_ai_games(self) -> int:
-        """Let every active game that waits for an AI seat go on (after a restart)."""
+        """Let every active game that waits for an AI seat go on by itself (at start-up,
+        and on a shared database every :data:`POLL` seconds, for the games of a process
+        that died), unless a task plays it already or another process holds its lease;
+        how many were woken (:meth:`~bot.ai_runner.AiRunner.sweep`)."""
         async with self.service.db.reading() as db:
             waiting = await rows.active_games_waiting_for_ai(db)
-        moved = 0
-        for channel, guild in waiting:
-            try:
-                replies = await self.service.advance(Place(channel, guild))
-            except Exception:
-                log.exception("channel %s: advancing its AI seats failed", channel)
-                continue
-            moved += replies.stored
-        return moved
+        return await self.service.ai.sweep(waiting)
 
     async def run_due(self) -> int:
         """Act on every item due now, earliest first; how many."""
@@ -118,12 +116,20 @@ class Scheduler:
             self._woken.clear()
             try:
                 await self.run_due()
+                self.service.ai.retry_due(self.clock.now())
                 async with self.service.db.reading() as db:
                     moment = await items.next_at(db, self.service.holder)
+                if self.service.db.shared:  # other processes schedule too, and may die
+                    self.service.tables.wake()
+                    if self.clock.now() >= self._swept + POLL:  # (woken at every change)
+                        self._swept = self.clock.now()
+                        await self.advance_ai_games()
             except Exception:
                 log.exception("the scheduler failed; it goes on in a minute")
                 moment = self.clock.now() + 60
-            if self.service.db.shared:  # other processes schedule too, and may die
-                self.service.tables.wake()
+            if self.service.db.shared:
                 moment = min(moment, self.clock.now() + POLL) if moment else self.clock.now() + POLL
+            retry = self.service.ai.next_retry()
+            if retry is not None:
+                moment = min(moment, retry) if moment else retry
             await self.clock.sleep_until(moment, self._woken)

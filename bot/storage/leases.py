@@ -4,7 +4,8 @@ A lease is a named row held by one process (its *holder*) until a moment (second
 the epoch). Taking a lease that another process holds fails until that moment passes, so
 the work of a process that died is taken over once its lease runs out; its holder
 renews it by taking it again. Names say what they guard: ``outbox:<channel>`` (delivering
-a channel's news, in order), ``tables`` (opening a heat's tables).
+a channel's news, in order), ``ai:<channel>`` (playing the AI seats of a channel's game),
+``tables`` (opening a heat's tables).
 """
 
 from __future__ import annotations
@@ -18,6 +19,10 @@ from bot.storage.connection import Connection
 
 def outbox_lease(channel: int) -> str:
     return f"outbox:{channel}"
+
+
+def ai_lease(channel: int) -> str:
+    return f"ai:{channel}"
 
 
 TABLES = "tables"

@@ -77,7 +77,9 @@ async def open_game(service: GameService, channel: int, players: int) -> None:
 async def step(
     service: GameService, channel: int, seed: int, fighting: bool = False
 ) -> tuple[Game, str | a.Action, Replies]:
-    """One agent command in ``channel``; the game before it, the command and the replies."""
+    """One agent command in ``channel`` (once the AI seats playing there are done); the
+    game before it, the command and the replies."""
+    await service.ai.idle([channel])
     game = await service.game_in(channel)
     assert game is not None and game.state is not None
     seat, command = choose(game.state, seed, game.n, fighting)
@@ -95,6 +97,7 @@ async def play(
 ) -> int:
     """Play until the game is over (or ``limit`` commands); the commands given."""
     for count in range(limit):
+        await service.ai.idle([channel])
         game = await service.game_in(channel)
         if game is None:
             return count

@@ -2,27 +2,36 @@
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 
+import bot.service as service_module
+from bot.ai_runner import RETRY_AFTER
 from bot.console import LOCAL_CHANNEL, Console
 from bot.context import Caller, Place
 from bot.demo import open_ai_game, play_ai_game
 from bot.handlers import ai_seats
 from bot.handlers.ai_seats import merge
+from bot.outbox.codec import message_from_json
 from bot.outbox.joining import clip
 from bot.replies import Message, Picture, PictureKind, Replies
+from bot.schedule.clock import ManualClock
+from bot.schedule.scheduler import Scheduler
 from bot.service import GameService
-from bot.storage import Status
+from bot.storage import Status, outbox
 from bot.storage import games as rows
 from bot.storage.record import Game, full_replay, load_game
 from engine.characters import STARTING_LEGION
 from engine.game import actions as a
 from engine.game.legal import to_act
-from tests.bot.agent import caller, play
+from tests.bot.agent import caller, play, step
 from tests.engine.game.helpers import assert_conserved, wiped_out
 
 CHANNEL = 5
 HUMAN = caller(CHANNEL, 0)
+TIMEOUT = 600.0
+"""Seconds a game of computers may take to play itself out (a busy machine)."""
 
 
 async def submit(service: GameService, text: str, who: Caller = HUMAN) -> Replies:
@@ -113,21 +122,129 @@ async def test_an_all_ai_game_through_the_service_keeps_the_invariants(db_target
     assert loaded.state.result is not None and row.status is Status.OVER
 
 
-async def test_the_ai_chain_pings_only_the_human_and_resumes_after_its_cap(db_target):
+async def test_after_a_slice_of_one_the_ai_seats_go_on_by_themselves_to_the_human(db_target):
+    """A command's answer carries its first slice (one AI action here); the AI seats go on
+    in the background, and the news that reaches the human last pings only them."""
     service = await GameService.open(db_target, seeds=lambda: 8, ai_limit=1)
     try:
         await open_with_ai(service, players=3)
+        await service.ai.idle()
         game = await service.game_in(CHANNEL)
         while to_act(game.state) == 0:
-            await play(service, CHANNEL, seed=1, limit=1)
+            _, _, replies = await step(service, CHANNEL, seed=1)
             game = await service.game_in(CHANNEL)
-        assert game.is_ai(to_act(game.state))  # paused after one AI action
-        resumed = await service.advance(Place(CHANNEL), limit=100)
+        assert replies.public is not None and replies.public.mention == ()  # one AI action
+        await asyncio.wait_for(service.ai.idle(), TIMEOUT)
         game = await service.game_in(CHANNEL)
+        async with service.db.reading() as db:
+            posts = [r for r in await outbox.waiting(db, CHANNEL) if r.kind == "post"]
     finally:
         await service.close()
     assert to_act(game.state) == 0
-    assert resumed.public.mention == (HUMAN.user,)
+    assert message_from_json(posts[-1].body).message.mention == (HUMAN.user,)
+
+
+async def test_a_game_of_computers_alone_plays_itself_to_its_end(db_target):
+    """After ``start`` nobody types anything: slice after slice (of 5 actions here) the
+    game goes on by itself past the 1,000 actions that once stopped it, to its end, with
+    its result stored."""
+    played: list[Game] = []
+    service = await GameService.open(
+        db_target, seeds=lambda: 5, ai_limit=5, on_ai_action=played.append
+    )
+    try:
+        game_id = await open_ai_game(service, Place(CHANNEL), 2)
+        assert service.ai.busy(CHANNEL) and len(played) <= 5  # the start is answered at once
+        await asyncio.wait_for(service.ai.idle(), TIMEOUT)
+        async with service.db.reading() as db:
+            row = await rows.game(db, game_id)
+            async with db.execute("SELECT game FROM results WHERE game = ?", (game_id,)) as cur:
+                result = await cur.fetchone()
+    finally:
+        await service.close()
+    assert row.status is Status.OVER and result is not None
+    assert len(played) > 1000 and played[-1].state.result is not None
+
+
+async def test_a_status_is_answered_between_two_slices_while_the_computers_play(db_target):
+    halfway = asyncio.Event()
+
+    def observe(game: Game) -> None:
+        if game.n >= 60:
+            halfway.set()
+
+    service = await GameService.open(db_target, seeds=lambda: 5, ai_limit=3, on_ai_action=observe)
+    try:
+        await open_ai_game(service, Place(CHANNEL), 2)
+        await asyncio.wait_for(halfway.wait(), TIMEOUT)
+        asked = service.submit(Place(CHANNEL), Caller(77, "Watcher"), "status")
+        status = await asyncio.wait_for(asked, TIMEOUT)
+        game = await service.game_in(CHANNEL)
+        assert game is not None and service.ai.busy(CHANNEL)  # the computers play on
+        assert not status.error and f"Game #{game.id}" in status.ephemeral.text
+    finally:
+        await service.close()
+
+
+async def test_a_game_of_computers_stopped_halfway_goes_on_after_a_restart(db_target):
+    halfway = asyncio.Event()
+
+    def observe(game: Game) -> None:
+        if game.n >= 40:
+            halfway.set()
+
+    first = await GameService.open(db_target, seeds=lambda: 4, ai_limit=5, on_ai_action=observe)
+    try:
+        game_id = await open_ai_game(first, Place(CHANNEL), 2)
+        await asyncio.wait_for(halfway.wait(), TIMEOUT)
+    finally:
+        await first.close()  # its runner stops in the middle of the game
+    again = await GameService.open(db_target, seeds=lambda: 4, ai_limit=5)
+    try:
+        async with again.db.reading() as db:
+            row = await rows.game(db, game_id)
+        assert row.status is Status.ACTIVE
+        await again.keep_time()  # the start-up lets the game go on
+        await asyncio.wait_for(again.ai.idle(), TIMEOUT)
+        async with again.db.reading() as db:
+            row = await rows.game(db, game_id)
+    finally:
+        await again.close()
+    assert row.status is Status.OVER
+
+
+async def test_a_slice_that_fails_is_tried_again_when_the_scheduler_says(db_target, monkeypatch):
+    clock = ManualClock()
+    over = asyncio.Event()
+    broken = True
+    original = service_module.ai_play
+
+    async def flaky(ctx, game, seat, action):
+        if broken and game.n >= 20:
+            raise RuntimeError("the database hiccups")
+        return await original(ctx, game, seat, action)
+
+    def observe(game: Game) -> None:
+        if game.state.result is not None:
+            over.set()
+
+    monkeypatch.setattr(service_module, "ai_play", flaky)
+    service = await GameService.open(
+        db_target, seeds=lambda: 4, ai_limit=5, wall_clock=clock, on_ai_action=observe
+    )
+    try:
+        await service.keep_time()
+        await open_ai_game(service, Place(CHANNEL), 2)
+        await asyncio.wait_for(service.ai.idle(), TIMEOUT)
+        game = await service.game_in(CHANNEL)
+        assert game.n == 20 and ai_seats.waiting_ai(game) is not None  # it failed, logged
+        assert service.ai.next_retry() == clock.now() + RETRY_AFTER
+        broken = False
+        clock.advance(RETRY_AFTER)  # the scheduler wakes and tries it again
+        await asyncio.wait_for(over.wait(), TIMEOUT)
+        assert service.ai.next_retry() is None
+    finally:
+        await service.close()
 
 
 @pytest.mark.parametrize("failure", ["raises", "withdraws"])
@@ -197,3 +314,37 @@ async def test_a_resumed_local_game_lets_the_waiting_ai_seats_play(db_target):
         await service.close()
     assert "Resuming game #1." in said and game.name_of(to_act(game.state)) == "Ann"
     assert "Hal takes " in "\n".join(said) or "Deep takes " in "\n".join(said)
+
+
+async def test_one_process_at_a_time_plays_a_game_s_computers(pg_migrated):
+    """Two processes on one PostgreSQL database: the one that set the computers going
+    plays them (it holds their lease); the other leaves them alone, even asked for the
+    game's status, and takes them over once the first has stopped."""
+    halfway = asyncio.Event()
+    elsewhere: list[Game] = []
+
+    def observe(game: Game) -> None:
+        if game.n >= 40:
+            halfway.set()
+
+    first = await GameService.open(pg_migrated, seeds=lambda: 4, ai_limit=5, on_ai_action=observe)
+    second = await GameService.open(
+        pg_migrated, seeds=lambda: 4, ai_limit=5, on_ai_action=elsewhere.append
+    )
+    try:
+        try:
+            game_id = await open_ai_game(first, Place(CHANNEL), 2)
+            await asyncio.wait_for(halfway.wait(), TIMEOUT)
+            assert await Scheduler(second).advance_ai_games() == 0  # the first plays them
+            watcher = Caller(77, "Watcher")
+            assert not (await second.submit(Place(CHANNEL), watcher, "status")).error
+            assert elsewhere == [] and first.ai.busy(CHANNEL)
+        finally:
+            await first.close()  # its lease goes with it
+        assert await Scheduler(second).advance_ai_games() == 1
+        await asyncio.wait_for(second.ai.idle(), TIMEOUT)
+        async with second.db.reading() as db:
+            row = await rows.game(db, game_id)
+    finally:
+        await second.close()
+    assert elsewhere and row.status is Status.OVER

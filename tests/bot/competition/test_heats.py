@@ -3,6 +3,7 @@ tables, every game played to its end; places, standings, separation and ratings.
 
 from __future__ import annotations
 
+import asyncio
 import csv
 import io
 import itertools
@@ -28,15 +29,14 @@ from bot.tournament.standings import HeatGame, StandingOptions, standings
 
 HERE = Place(5)
 ORGANISER = Caller(300_000_000_000_000_001, "Org", organiser=True)
-MOST_ADVANCES = 200
+PLAYING = 600.0
+"""Seconds a game of computers may take to play itself out (a busy machine)."""
 
 
 async def play_out(service: GameService, channel: int) -> None:
-    for _ in range(MOST_ADVANCES):
-        if await service.game_in(channel) is None:
-            return
-        await service.advance(Place(channel), limit=2000)
-    raise AssertionError(f"the game in {channel} did not end")
+    """The table's game of computers plays on by itself, with no command, to its end."""
+    await asyncio.wait_for(service.ai.idle([channel]), PLAYING)
+    assert await service.game_in(channel) is None, f"the game in {channel} did not end"
 
 
 async def check_archive(service: GameService, table) -> None:
