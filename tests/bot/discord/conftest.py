@@ -23,7 +23,7 @@ from tests.bot.discord.fake import FakeDiscord
 
 # The PostgreSQL tests' fixtures, for the bot processes that share one database:
 
-START_TIMEOUT = 5.0
+START_TIMEOUT = 60.0
 SEED = 42
 
 

@@ -424,8 +424,9 @@ class FakeDiscord:
         )
 
     # --- what a test reads -----------------------------------------------------------------
-    async def wait_for(self, probe: Callable[[], T | None], timeout: float = 5.0) -> T:
-        """Poll ``probe`` until it returns something truthy (bounded by ``timeout``)."""
+    async def wait_for(self, probe: Callable[[], T | None], timeout: float = 60.0) -> T:
+        """Poll ``probe`` until it returns something truthy (bounded by ``timeout``: a guard
+        against a hang, generous for a busy machine)."""
         deadline = time.monotonic() + timeout
         while True:
             found = probe()
