@@ -31,6 +31,10 @@ HOT = range(1, 21)
 OTHERS = range(1001, 1501)
 """Five hundred more games, played now and then by either process."""
 SLEEPERS = range(2001, 2011)
+FIRST_HOT = 5
+"""The hot games each worker plays on at least once (on a busy machine it plays past its
+``SECONDS`` until it has, up to :data:`GUARD` times as long)."""
+GUARD = 20
 """Clocked games nobody plays: the schedulers time their seats out."""
 
 
@@ -96,7 +100,10 @@ async def main(dsn: str, index: int, seconds: float, epoch: float) -> None:
     refused = 0
     print("ready", flush=True)
     end = time.monotonic() + seconds
-    while time.monotonic() < end:
+    hot_played: set[int] = set()
+    while time.monotonic() < end or not hot_played >= set(HOT[:FIRST_HOT]):
+        if time.monotonic() > end + GUARD * seconds:  # (a hang, not a slow machine)
+            break
         channel = rng.choice(HOT) if rng.random() < 0.7 else rng.choice(OTHERS)
         game = await service.game_in(channel)
         if game is None or game.state is None:
@@ -112,6 +119,7 @@ async def main(dsn: str, index: int, seconds: float, epoch: float) -> None:
             refused += 1
         elif replies.stored:  # (not a second look asked for: a state moved on since chosen)
             accepted[game.id] += 1
+            hot_played.add(channel)
     # Stop keeping time first, then say everything this process stored: the other process
     # says what it stores after this one stops.
     assert service.scheduler is not None and service.deliverer is not None
