@@ -7,14 +7,17 @@ response is edited into the answer, with its picture (drawn first) and its choic
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 import discord
 
 from bot.discord.components import choices_view
 from bot.discord.host import TitanInteraction
-from bot.discord.messages import content, extras, files
+from bot.discord.messages import content, files
 from bot.replies import Message, Replies
+
+log = logging.getLogger(__name__)
 
 
 async def answer(
@@ -26,16 +29,6 @@ async def answer(
         attachments=files(message, interaction.filesize_limit),
         view=view or choices_view(message.offers),
         allowed_mentions=discord.AllowedMentions.none(),
-    )
-
-
-async def tell(interaction: TitanInteraction, message: Message) -> None:
-    """A further message only the caller sees."""
-    await interaction.followup.send(
-        content(message, dialect=interaction.client.dialect),
-        ephemeral=True,
-        allowed_mentions=discord.AllowedMentions.none(),
-        **extras(choices_view(message.offers), files(message, interaction.filesize_limit)),
     )
 
 
@@ -55,18 +48,22 @@ def in_private(interaction: discord.Interaction[Any]) -> bool:
 
 
 async def deliver_choice(interaction: TitanInteraction, replies: Replies) -> None:
-    """A clicked choice: a refusal, a step or a confirmation only to the clicker (in the
-    private message clicked, else in a new one); after a stored change the used choices
-    leave a public message clicked (the deliverer says the rest, and answers a private
-    message with the next step, or drops it)."""
-    private = in_private(interaction)
+    """A clicked choice: a refusal, a step or a confirmation only to the clicker, in the
+    click's own response (the private message clicked, or the private response a click on
+    a public message was given); after a stored change the used choices leave a public
+    message clicked (the deliverer says the rest, and answers in that response)."""
     if replies.stored:
-        if not private:
-            await interaction.edit_original_response(view=None)
+        if not in_private(interaction) and interaction.message is not None:
+            await unbutton(interaction.message)
         return
     service = interaction.client.service
     mine = await service.paint(replies.ephemeral) or Message("Nothing happened.")
-    if private:
-        await answer(interaction, mine)
-    else:
-        await tell(interaction, mine)
+    await answer(interaction, mine)
+
+
+async def unbutton(message: discord.Message) -> None:
+    """The used choices leave a public message (one deleted meanwhile: no matter)."""
+    try:
+        await message.edit(view=None)
+    except discord.HTTPException as exc:
+        log.info("the choices of message %s stay: %s", message.id, exc)

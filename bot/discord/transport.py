@@ -26,7 +26,7 @@ import logging
 import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
-from typing import Any
+from typing import Any, cast
 
 import discord
 
@@ -52,6 +52,14 @@ THREADING = ("create_public_threads", "send_messages_in_threads")
 """What the bot needs to tell a battle in a thread of its own."""
 EXPIRED_CODES = frozenset({10015, 50027})
 """Unknown Webhook, Invalid Webhook Token: the interaction can no longer be answered."""
+UNKNOWN_MESSAGE = 10008
+IN_PLACE = frozenset({"command", "choice", "step"})
+"""The interactions whose answer is their own response, edited in place: a slash command
+and a click on a public message (both deferred with a private "thinking" response), and a
+click in a private step (its response is the step's message)."""
+ORIGINAL = cast(int, "@original")
+"""How Discord names an interaction's response among its token's messages (discord.py's
+webhook puts the id it is given into the path as it is)."""
 
 
 @dataclass(frozen=True)
@@ -283,9 +291,12 @@ class DiscordTransport:
 
     # --- the caller ------------------------------------------------------------------------
     async def answer(self, reply_to: str | None, message: Message | None, user: int | None) -> str:
-        """The caller's answer: a slash command's deferred response, or a private step's
-        message, becomes it; with nothing to say (the channel's news shows what was done)
-        that response goes without a word; a click on a public message needs none."""
+        """The caller's answer becomes the interaction's own response: the deferred
+        ("thinking") response of a slash command or of a click on a public message, or the
+        private step's message clicked. It is edited (or, with nothing to say, deleted) by
+        the interaction's token, with or without the interaction at hand (after a restart),
+        so that doing it again shows nothing twice. A click stored by an older version (its
+        response the public message clicked) is answered, as then, by a follow-up."""
         if reply_to is None:
             return "nothing to answer"
         ref = InteractionRef.from_json(reply_to)
@@ -293,31 +304,47 @@ class DiscordTransport:
             return "nothing to say: the click's message shows what it did"
         if not self._alive(ref):
             raise Expired("the interaction has expired")
-        live = self._live.get(ref.token, (0.0, None))[1]
-        in_place = live if ref.kind in ("command", "step") else None
         try:
+            if ref.kind not in IN_PLACE:
+                if message is None:
+                    return "nothing to say: the news shows what was done"
+                await self._tell(ref, self._shown(ref, message))
+                return "sent"
             if message is None:
-                if in_place is not None:
-                    await guarded(in_place.delete_original_response())
-                    return "acknowledged: the news shows what was done"
-                return "nothing to say: the news shows what was done"
-            shown = Message(f"✓ `{ref.receipt}`") if message.text == RECEIPT else message
-            if in_place is not None:
-                await guarded(
-                    in_place.edit_original_response(
-                        content=content(shown, dialect=self.dialect),
-                        attachments=files(shown, in_place.filesize_limit),
-                        view=choices_view(shown.offers),
-                        allowed_mentions=discord.AllowedMentions.none(),
-                    )
-                )
-            else:  # after a restart, or a click: a message only the caller sees
-                await self._tell(ref, shown)
+                return await self._drop_response(ref)
+            await self._edit_response(ref, self._shown(ref, message))
         except discord.HTTPException as exc:
             if exc.code in EXPIRED_CODES:
                 raise Expired("the interaction has expired") from exc
             raise Refused(f"Discord refused the answer ({exc.code}: {exc.text})") from exc
         return "sent"
+
+    @staticmethod
+    def _shown(ref: InteractionRef, message: Message) -> Message:
+        return Message(f"✓ `{ref.receipt}`") if message.text == RECEIPT else message
+
+    async def _edit_response(self, ref: InteractionRef, message: Message) -> None:
+        """The interaction's response says ``message`` (the same edit twice shows it once)."""
+        live = self._live.get(ref.token)
+        limit = live[1].filesize_limit if live else discord.utils.DEFAULT_FILE_SIZE_LIMIT_BYTES
+        await guarded(
+            self._webhook(ref).edit_message(
+                ORIGINAL,
+                content=content(message, dialect=self.dialect),
+                attachments=files(message, limit),
+                view=choices_view(message.offers),
+                allowed_mentions=discord.AllowedMentions.none(),
+            )
+        )
+
+    async def _drop_response(self, ref: InteractionRef) -> str:
+        """The interaction's response goes (gone already: deleted before a restart)."""
+        try:
+            await guarded(self._webhook(ref).delete_message(ORIGINAL))
+        except discord.NotFound as exc:
+            if exc.code != UNKNOWN_MESSAGE:
+                raise
+        return "acknowledged: the news shows what was done"
 
     async def tell(self, reply_to: str, message: Message) -> str:
         ref = InteractionRef.from_json(reply_to)

@@ -20,7 +20,7 @@ import pytest
 
 from tests.bot.discord import payloads as p
 from tests.bot.discord.fake import FakeDiscord
-from tests.bot.discord.helpers import ANN, BOB, CAROL
+from tests.bot.discord.helpers import ANN, BOB, CAROL, settle
 
 REPO = Path(__file__).resolve().parents[3]
 POSTS = r"^channels/700000000000000200/messages$"
@@ -100,3 +100,51 @@ async def test_a_killed_bot_tells_what_it_stored_exactly_once_after_a_restart(
     [dm] = fake.dms_to(CAROL)
     assert "Your legions" in dm.content
     assert not [r for r in fake.rejected if not r.injected and r.status >= 400]
+
+
+RESPONSE = r"^webhooks/\d+/[^/]+/messages/@original$"
+"""An edit of an interaction's response (how the bot answers a command)."""
+
+
+@pytest.mark.parametrize(
+    ("answered", "late"),
+    [(True, False), (False, True)],
+    ids=["answer made, never acknowledged", "answer not made, the token expired meanwhile"],
+)
+async def test_an_answer_cut_short_by_a_kill_is_shown_once(fake, tmp_path, answered, late):
+    """The restarted bot answers again by editing the command's own response, which shows
+    the answer once; when the command can no longer be answered, its news go by DM, once."""
+    database = tmp_path / "games.sqlite3"
+    bot = await start(fake, database)
+    try:
+        await slash(fake, ANN, "titan", "new", players=2)
+        await fake.wait_for(lambda: in_channel(fake, "opened game"), timeout=10)
+        await slash(fake, BOB, "titan", "join")
+        await fake.wait_for(lambda: in_channel(fake, "takes seat 2"), timeout=10)
+        await slash(fake, ANN, "titan", "start")
+        await fake.wait_for(lambda: in_channel(fake, "begins"), timeout=10)
+        chooser = in_channel(fake, "begins")[0].notified[0]  # type: ignore[attr-defined]
+        gate = fake.hold("PATCH", RESPONSE, answered=answered)
+        pushed = await fake.slash(chooser, "turn", "colour", colour="Red")
+        await asyncio.wait_for(gate.arrived.wait(), timeout=10)
+        await kill(bot)  # the answer stored, and sent or not, but not marked delivered
+        if late:
+            fake.advance(15 * 60 + 1)
+        gate.release()
+        bot = await start(fake, database)
+        if late:
+            await fake.wait_for(lambda: fake.dms_to(chooser), timeout=10)
+        else:
+            await fake.wait_for(lambda: len(fake.paths("PATCH", RESPONSE)) > 1, timeout=10)
+        await settle(fake, quiet=0.5)  # anything said twice would be said by now
+    finally:
+        await kill(bot)
+    [response, *others] = [m for m in fake.messages.values() if m.token == pushed.token]
+    assert others == [] and response.id == pushed.original and response.ephemeral
+    told = [m for m in fake.dms_to(chooser) if "Rd01" in m.content]
+    if late:
+        assert response.loading  # never answered in place
+        assert len(told) == 1, "its news by DM, once"
+    else:
+        assert "Rd01" in response.content and not response.loading
+        assert told == []
