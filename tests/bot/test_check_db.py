@@ -101,7 +101,9 @@ def test_every_problem_is_one_plain_line_and_the_exit_is_non_zero(tmp_path, caps
         "game #1: the snapshot after action 20 fails its checksum",
         "game #1: the snapshot after action 20 differs from the replay",
     ]
-    assert problems[3] == "game #2: it is stored as over, but its log does not end it (and no ruling did)"
+    assert problems[3] == (
+        "game #2: it is stored as over, but its log does not end it (and no ruling did)"
+    )
     assert problems[4].startswith("game #3: action 15 cannot be read (")
     assert problems[5:] == [
         "game #4: action 5 is missing; the 7 later actions could not be checked",
