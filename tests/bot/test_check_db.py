@@ -205,3 +205,11 @@ def test_no_file_is_not_created(tmp_path, capsys):
     status, lines, err = check(path, capsys)
     assert status == 2 and lines == [] and err == f"titanbot check-db: no database at {path}\n"
     assert list(tmp_path.iterdir()) == []
+
+
+def test_a_file_that_is_no_database_cannot_be_checked(tmp_path, capsys):
+    path = tmp_path / "games.sqlite3"
+    path.write_bytes(b"not a database, only text " * 100)
+    status, lines, err = check(path, capsys)
+    assert (status, lines) == (2, [])
+    assert err == "titanbot check-db: the database cannot be read (file is not a database)\n"
