@@ -62,6 +62,7 @@ from bot.pictures import Renderer
 from bot.ratelimit import CommandRate
 from bot.records.command import RECORDS
 from bot.records.damage import GameDamaged, damage_notice
+from bot.records.diagnosis import diagnose, tournament_damage_notice
 from bot.records.proof import random_salt
 from bot.replies import Message, Notice, Picture, Replies
 from bot.routing import STALE, WITHOUT_GAME, StaleChoice, stores, table_tool
@@ -315,7 +316,7 @@ class GameService:
             except TitanError as exc:
                 return Replies.refusal(str(exc))
             except Exception:
-                return self._apology(place, command)
+                return await self._failed(place, command)
             self.tables.wake()
             return replies
         async with self.lock(place.channel):
@@ -329,7 +330,7 @@ class GameService:
             except TitanError as exc:
                 return Replies.refusal(str(exc))
             except Exception:
-                return self._apology(place, command)
+                return await self._failed(place, command)
             return await self._ai_after(place, replies)
 
     async def _run(
@@ -416,7 +417,7 @@ class GameService:
             except TitanError as exc:
                 return Replies.refusal(str(exc))
             except Exception:
-                return self._apology(place, "organiser tool")
+                return await self._failed(place, "organiser tool")
             return await self._ai_after(place, replies)
 
     async def _changed(
@@ -743,6 +744,31 @@ class GameService:
         replies, updated = await play(ctx, game, command)
         self._remember(channel, updated)
         return replies
+
+    async def _failed(self, place: Place, command: Command | Action | str) -> Replies:
+        """After an unexpected failure: the damage notice when the rows of the channel's
+        game (then marked damaged) or of the tournament concerned are damaged
+        (:mod:`bot.records.diagnosis`); else the apology for a bug."""
+        try:
+            async with self.db.reading() as db:
+                damage = await diagnose(db, place.channel, place.guild, command)
+        except Exception:
+            log.exception(
+                "channel %s: the rows could not be checked after a failure", place.channel
+            )
+            damage = None
+        if damage is None:
+            return self._apology(place, command)
+        log.warning(
+            "channel %s: %r failed on damaged rows: %s", place.channel, str(command), damage
+        )
+        self._cache.pop(place.channel, None)
+        if damage.game is not None:
+            async with self.db.transaction() as db:
+                await rows.mark_damaged(db, damage.game, damage.reason)
+            return Replies.refusal(damage_notice(damage.game, damage.reason))
+        assert damage.tournament is not None
+        return Replies.refusal(tournament_damage_notice(damage.tournament, damage.reason))
 
     def _apology(self, place: Place, command: Command | Action | str) -> Replies:
         error_id = secrets.token_hex(4)

@@ -243,4 +243,4 @@ async def _check_games(database: Reader, report: CheckReport) -> None:
             report.known += found
         else:
             report.problems += found
-    report.problems += others
+    report.problems += [str(problem) for problem in others]

@@ -61,13 +61,26 @@ class Known:
         return game in self.table_games and game in self.results
 
 
-Check = Callable[[Connection, Known, list[str]], Any]
+@dataclass(frozen=True)
+class RowProblem:
+    """One damaged row, in plain words, and the game and tournament it belongs to."""
+
+    text: str
+    game: int | None = None
+    tournament: int | None = None
+
+    def __str__(self) -> str:
+        return self.text
 
 
-async def check_rows(db: Connection) -> tuple[list[str], Known]:
+Problems = list[RowProblem]
+Check = Callable[[Connection, Known, Problems], Any]
+
+
+async def check_rows(db: Connection) -> tuple[Problems, Known]:
     """The problems of every table but the game log's own (seats, actions, snapshots:
     :func:`bot.records.verify.verify`), one line each; and what the rows refer to."""
-    problems: list[str] = []
+    problems: Problems = []
     known = Known()
     checks: tuple[tuple[str, Check], ...] = (
         ("games", _games),
@@ -90,7 +103,7 @@ async def check_rows(db: Connection) -> tuple[list[str], Known]:
         try:
             await check(db, known, problems)
         except (sqlite3.DatabaseError, asyncpg.PostgresError, *UNREADABLE) as exc:
-            problems.append(f"{table}: its rows cannot be read ({exc})")
+            problems.append(RowProblem(f"{table}: its rows cannot be read ({exc})"))
     return problems, known
 
 
@@ -134,12 +147,22 @@ def _name(choices: tuple[str, ...]) -> str:
     return "one of " + ", ".join(choices)
 
 
-def _say(problems: list[str], what: str, found: Iterable[str]) -> None:
-    problems.extend(f"{what}: {text}" for text in found)
+def _say(
+    problems: Problems,
+    what: str,
+    found: Iterable[str],
+    *,
+    game: Any = None,
+    tournament: Any = None,
+) -> None:
+    """Each of ``found``, the problems of the row ``what`` (of ``game``, ``tournament``)."""
+    game = game if _integer(game) else None
+    tournament = tournament if _integer(tournament) else None
+    problems.extend(RowProblem(f"{what}: {text}", game, tournament) for text in found)
 
 
 # --- the tables -------------------------------------------------------------------------------
-async def _games(db: Connection, known: Known, problems: list[str]) -> None:
+async def _games(db: Connection, known: Known, problems: Problems) -> None:
     """The games' own columns (their log is the per-game check's); the known statuses."""
     statuses = tuple(s.value for s in rows.Status)
     for game, status, channel, seed, salt in await _all(
@@ -149,7 +172,8 @@ async def _games(db: Connection, known: Known, problems: list[str]) -> None:
         _say(
             problems,
             f"game #{game}",
-            _wrong(
+            game=game,
+            found=_wrong(
                 (
                     ("status", status, _one_of(statuses), _name(statuses)),
                     ("channel", channel, _integer, "a channel id"),
@@ -160,13 +184,13 @@ async def _games(db: Connection, known: Known, problems: list[str]) -> None:
         )
 
 
-async def _seats(db: Connection, known: Known, problems: list[str]) -> None:
+async def _seats(db: Connection, known: Known, problems: Problems) -> None:
     """Who sits where (their numbering is the per-game check's)."""
     for game, seat, user in await _all(db, "SELECT game, seat, user FROM seats"):
         known.seats.setdefault(game, {})[seat] = user
 
 
-async def _users(db: Connection, known: Known, problems: list[str]) -> None:
+async def _users(db: Connection, known: Known, problems: Problems) -> None:
     sql = "SELECT id, away_from, away_until, standin, standin_user, quiet FROM users ORDER BY id"
     for user, away_from, away_until, standin, standin_user, quiet in await _all(db, sql):
         _say(
@@ -184,7 +208,7 @@ async def _users(db: Connection, known: Known, problems: list[str]) -> None:
         )
 
 
-async def _outbox(db: Connection, known: Known, problems: list[str]) -> None:
+async def _outbox(db: Connection, known: Known, problems: Problems) -> None:
     sql = (
         "SELECT id, game, channel, kind, lane, recipient, body, reply_to, version, attempts,"
         " batch FROM outbox ORDER BY id"
@@ -213,7 +237,7 @@ async def _outbox(db: Connection, known: Known, problems: list[str]) -> None:
             wrong.append(f"its reply_to {reply_to!r} cannot be read")
         if _integer(batch) and batch not in known.outbox:
             wrong.append(f"it was sent with row {batch}, which does not exist")
-        _say(problems, f"outbox row {id_}", wrong)
+        _say(problems, f"outbox row {id_}", wrong, game=game)
 
 
 def _json(text: Any) -> bool:
@@ -224,7 +248,7 @@ def _json(text: Any) -> bool:
     return True
 
 
-async def _places(db: Connection, known: Known, problems: list[str]) -> None:
+async def _places(db: Connection, known: Known, problems: Problems) -> None:
     sql = "SELECT channel, lane, target, live, text, unopened FROM places ORDER BY channel, lane"
     for channel, lane, target, live, text, unopened in await _all(db, sql):
         _say(
@@ -251,7 +275,7 @@ def _seat_of(known: Known, game: Any, seat: Any) -> list[str]:
     return []
 
 
-async def _clocks(db: Connection, known: Known, problems: list[str]) -> None:
+async def _clocks(db: Connection, known: Known, problems: Problems) -> None:
     sql = "SELECT game, seat, decision, since, deadline FROM clocks ORDER BY game"
     for game, seat, decision, since, deadline in await _all(db, sql):
         wrong = _wrong(
@@ -265,10 +289,10 @@ async def _clocks(db: Connection, known: Known, problems: list[str]) -> None:
         wrong += _seat_of(known, game, seat)
         if known.statuses.get(game) in ("over", "cancelled"):
             wrong.append(f"game #{game} is {known.statuses[game]}, but its clock still runs")
-        _say(problems, f"the clock of game #{game}", wrong)
+        _say(problems, f"the clock of game #{game}", wrong, game=game)
 
 
-async def _due(db: Connection, known: Known, problems: list[str]) -> None:
+async def _due(db: Connection, known: Known, problems: Problems) -> None:
     sql = (
         "SELECT id, game, kind, seat, decision, at, done_at, outcome, claimed_by, claimed_until"
         " FROM due ORDER BY id"
@@ -287,10 +311,10 @@ async def _due(db: Connection, known: Known, problems: list[str]) -> None:
             )
         )
         wrong += _seat_of(known, game, seat)
-        _say(problems, f"due item {id_}", wrong)
+        _say(problems, f"due item {id_}", wrong, game=game)
 
 
-async def _lapses(db: Connection, known: Known, problems: list[str]) -> None:
+async def _lapses(db: Connection, known: Known, problems: Problems) -> None:
     sql = "SELECT game, seat, count, since, covers FROM lapses ORDER BY game, seat"
     for game, seat, count, since, covers in await _all(db, sql):
         wrong = _wrong(
@@ -302,10 +326,10 @@ async def _lapses(db: Connection, known: Known, problems: list[str]) -> None:
             )
         )
         wrong += _seat_of(known, game, seat)
-        _say(problems, f"the lapses of seat {seat} of game #{game}", wrong)
+        _say(problems, f"the lapses of seat {seat} of game #{game}", wrong, game=game)
 
 
-async def _tournaments(db: Connection, known: Known, problems: list[str]) -> None:
+async def _tournaments(db: Connection, known: Known, problems: Problems) -> None:
     sql = "SELECT id, name, status, settings, seed, channel FROM tournaments ORDER BY id"
     for id_, name, status, settings, seed, channel in await _all(db, sql):
         known.tournaments.add(id_)
@@ -321,10 +345,10 @@ async def _tournaments(db: Connection, known: Known, problems: list[str]) -> Non
             TournamentSettings.from_json(json.loads(settings))
         except UNREADABLE as exc:
             wrong.append(f"its settings cannot be read ({exc})")
-        _say(problems, f"tournament #{id_}", wrong)
+        _say(problems, f"tournament #{id_}", wrong, tournament=id_)
 
 
-async def _entrants(db: Connection, known: Known, problems: list[str]) -> None:
+async def _entrants(db: Connection, known: Known, problems: Problems) -> None:
     sql = (
         "SELECT tournament, user, name, joined, eliminator_from FROM entrants"
         " ORDER BY tournament, joined"
@@ -341,10 +365,10 @@ async def _entrants(db: Connection, known: Known, problems: list[str]) -> None:
         )
         if tournament not in known.tournaments:
             wrong.append(f"it refers to tournament #{tournament}, which does not exist")
-        _say(problems, f"entrant {user} of tournament #{tournament}", wrong)
+        _say(problems, f"entrant {user} of tournament #{tournament}", wrong, tournament=tournament)
 
 
-async def _tables(db: Connection, known: Known, problems: list[str]) -> None:
+async def _tables(db: Connection, known: Known, problems: Problems) -> None:
     sql = (
         "SELECT tournament, heat, number, players, status, channel, game, paused_at FROM tables"
         " ORDER BY tournament, heat, number"
@@ -373,7 +397,8 @@ async def _tables(db: Connection, known: Known, problems: list[str]) -> None:
             wrong.append(f"it refers to game #{game}, which does not exist")
         if status in (store.PLAYING, store.DONE) and game is None and len(seated or ()) > 1:
             wrong.append(f"it is {status} but has no game")
-        _say(problems, f"table {heat}.{number} of tournament #{tournament}", wrong)
+        what = f"table {heat}.{number} of tournament #{tournament}"
+        _say(problems, what, wrong, game=game, tournament=tournament)
 
 
 def _players(text: Any) -> list[int] | None:
@@ -386,7 +411,7 @@ def _players(text: Any) -> list[int] | None:
     return found
 
 
-async def _results(db: Connection, known: Known, problems: list[str]) -> None:
+async def _results(db: Connection, known: Known, problems: Problems) -> None:
     sql = "SELECT game, tournament, heat, finished_at, rated, result FROM results ORDER BY game"
     for game, tournament, heat, finished_at, rated, result in await _all(db, sql):
         wrong = _wrong(
@@ -412,14 +437,14 @@ async def _results(db: Connection, known: Known, problems: list[str]) -> None:
             seated = {str(user) for user in known.seats.get(game, {}).values()}
             if status is not None and set(read.players) != seated:
                 wrong.append(f"its players are not those seated at game #{game}")
-        _say(problems, f"the result of game #{game}", wrong)
+        _say(problems, f"the result of game #{game}", wrong, game=game, tournament=tournament)
 
 
 def _one_of_numbers(*choices: int) -> Callable[[Any], bool]:
     return lambda value: _integer(value) and value in choices
 
 
-async def _ratings(db: Connection, known: Known, problems: list[str]) -> None:
+async def _ratings(db: Connection, known: Known, problems: Problems) -> None:
     """Each server's stored ratings against a rebuild from its rated results."""
     stored: dict[int, dict[str, tuple[Any, Any, Any]]] = {}
     for guild, user, mu, sigma, games in await _all(
@@ -444,7 +469,9 @@ async def _ratings(db: Connection, known: Known, problems: list[str]) -> None:
                 result_from_json(r.result) for r in await store.rated_results(db, guild or None)
             ]
         except UNREADABLE:
-            problems.append(f"the ratings of {_server(guild)}: a rated result cannot be read")
+            problems.append(
+                RowProblem(f"the ratings of {_server(guild)}: a rated result cannot be read")
+            )
             continue
         rebuilt = rebuild(results)
         here = stored.get(guild, {})
@@ -452,13 +479,19 @@ async def _ratings(db: Connection, known: Known, problems: list[str]) -> None:
             rating = rebuilt.get(player)
             value = here.get(player)
             if value is None:
-                problems.append(f"{_rating_of(guild, player)}: it is missing (rebuilt: {rating})")
+                problems.append(
+                    RowProblem(f"{_rating_of(guild, player)}: it is missing (rebuilt: {rating})")
+                )
             elif rating is None:
-                problems.append(f"{_rating_of(guild, player)}: no rated result gives it")
+                problems.append(
+                    RowProblem(f"{_rating_of(guild, player)}: no rated result gives it")
+                )
             elif not _near(value, (rating.mu, rating.sigma, rating.games)):
                 problems.append(
-                    f"{_rating_of(guild, player)}: it is {value}, but the results give "
-                    f"{(rating.mu, rating.sigma, rating.games)} (`titanbot ratings --rebuild`)"
+                    RowProblem(
+                        f"{_rating_of(guild, player)}: it is {value}, but the results give "
+                        f"{(rating.mu, rating.sigma, rating.games)} (`titanbot ratings --rebuild`)"
+                    )
                 )
 
 
@@ -481,16 +514,16 @@ def _rating_of(guild: Any, user: Any) -> str:
     return f"the rating of {user} on {_server(guild)}"
 
 
-async def _tournament_log(db: Connection, known: Known, problems: list[str]) -> None:
+async def _tournament_log(db: Connection, known: Known, problems: Problems) -> None:
     sql = "SELECT id, tournament, at, text FROM tournament_log ORDER BY id"
     for id_, tournament, at, text in await _all(db, sql):
         wrong = _wrong((("at", at, _text, "a time"), ("text", text, _text, "text")))
         if tournament not in known.tournaments:
             wrong.append(f"it refers to tournament #{tournament}, which does not exist")
-        _say(problems, f"tournament log entry {id_}", wrong)
+        _say(problems, f"tournament log entry {id_}", wrong, tournament=tournament)
 
 
-async def _leases(db: Connection, known: Known, problems: list[str]) -> None:
+async def _leases(db: Connection, known: Known, problems: Problems) -> None:
     for name, holder, until in await _all(db, "SELECT name, holder, until FROM leases"):
         _say(
             problems,
