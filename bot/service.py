@@ -62,7 +62,7 @@ from bot.pictures import Renderer
 from bot.ratelimit import CommandRate
 from bot.records.command import RECORDS
 from bot.records.damage import GameDamaged, damage_notice
-from bot.records.diagnosis import diagnose, tournament_damage_notice
+from bot.records.diagnosis import diagnose
 from bot.records.proof import random_salt
 from bot.replies import Message, Notice, Picture, Replies
 from bot.routing import STALE, WITHOUT_GAME, StaleChoice, stores, table_tool
@@ -747,8 +747,8 @@ class GameService:
 
     async def _failed(self, place: Place, command: Command | Action | str) -> Replies:
         """After an unexpected failure: the damage notice when the rows of the channel's
-        game (then marked damaged) or of the tournament concerned are damaged
-        (:mod:`bot.records.diagnosis`); else the apology for a bug."""
+        game (then marked damaged), of the tournament concerned or of the server's ratings
+        are damaged (:mod:`bot.records.diagnosis`); else the apology for a bug."""
         try:
             async with self.db.reading() as db:
                 damage = await diagnose(db, place.channel, place.guild, command)
@@ -766,9 +766,7 @@ class GameService:
         if damage.game is not None:
             async with self.db.transaction() as db:
                 await rows.mark_damaged(db, damage.game, damage.reason)
-            return Replies.refusal(damage_notice(damage.game, damage.reason))
-        assert damage.tournament is not None
-        return Replies.refusal(tournament_damage_notice(damage.tournament, damage.reason))
+        return Replies.refusal(damage.notice())
 
     def _apology(self, place: Place, command: Command | Action | str) -> Replies:
         error_id = secrets.token_hex(4)

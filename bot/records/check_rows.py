@@ -68,6 +68,8 @@ class RowProblem:
     text: str
     game: int | None = None
     tournament: int | None = None
+    ratings_of: int | None = None
+    """The server (0: the terminal) whose ratings the row is, or is rated into."""
 
     def __str__(self) -> str:
         return self.text
@@ -154,11 +156,14 @@ def _say(
     *,
     game: Any = None,
     tournament: Any = None,
+    ratings_of: Any = None,
 ) -> None:
-    """Each of ``found``, the problems of the row ``what`` (of ``game``, ``tournament``)."""
+    """Each of ``found``, the problems of the row ``what`` (of ``game``, ``tournament``,
+    the ratings of server ``ratings_of``)."""
     game = game if _integer(game) else None
     tournament = tournament if _integer(tournament) else None
-    problems.extend(RowProblem(f"{what}: {text}", game, tournament) for text in found)
+    ratings_of = ratings_of if _integer(ratings_of) else None
+    problems.extend(RowProblem(f"{what}: {text}", game, tournament, ratings_of) for text in found)
 
 
 # --- the tables -------------------------------------------------------------------------------
@@ -412,8 +417,11 @@ def _players(text: Any) -> list[int] | None:
 
 
 async def _results(db: Connection, known: Known, problems: Problems) -> None:
-    sql = "SELECT game, tournament, heat, finished_at, rated, result FROM results ORDER BY game"
-    for game, tournament, heat, finished_at, rated, result in await _all(db, sql):
+    sql = (
+        "SELECT game, tournament, heat, finished_at, rated, result, coalesce(guild, 0)"
+        " FROM results ORDER BY game"
+    )
+    for game, tournament, heat, finished_at, rated, result, guild in await _all(db, sql):
         wrong = _wrong(
             (
                 ("heat", heat, _or_none(_integer), "a heat"),
@@ -437,7 +445,9 @@ async def _results(db: Connection, known: Known, problems: Problems) -> None:
             seated = {str(user) for user in known.seats.get(game, {}).values()}
             if status is not None and set(read.players) != seated:
                 wrong.append(f"its players are not those seated at game #{game}")
-        _say(problems, f"the result of game #{game}", wrong, game=game, tournament=tournament)
+        what = f"the result of game #{game}"
+        rated_into = guild if rated == 1 else None
+        _say(problems, what, wrong, game=game, tournament=tournament, ratings_of=rated_into)
 
 
 def _one_of_numbers(*choices: int) -> Callable[[Any], bool]:
@@ -454,7 +464,8 @@ async def _ratings(db: Connection, known: Known, problems: Problems) -> None:
         _say(
             problems,
             _rating_of(guild, user),
-            _wrong(
+            ratings_of=guild,
+            found=_wrong(
                 (
                     ("mu", mu, _number, "a number"),
                     ("sigma", sigma, _number, "a number"),
@@ -470,7 +481,10 @@ async def _ratings(db: Connection, known: Known, problems: Problems) -> None:
             ]
         except UNREADABLE:
             problems.append(
-                RowProblem(f"the ratings of {_server(guild)}: a rated result cannot be read")
+                RowProblem(
+                    f"the ratings of {_server(guild)}: a rated result cannot be read",
+                    ratings_of=guild,
+                )
             )
             continue
         rebuilt = rebuild(results)
@@ -479,20 +493,17 @@ async def _ratings(db: Connection, known: Known, problems: Problems) -> None:
             rating = rebuilt.get(player)
             value = here.get(player)
             if value is None:
-                problems.append(
-                    RowProblem(f"{_rating_of(guild, player)}: it is missing (rebuilt: {rating})")
-                )
+                text = f"it is missing (rebuilt: {rating})"
             elif rating is None:
-                problems.append(
-                    RowProblem(f"{_rating_of(guild, player)}: no rated result gives it")
-                )
+                text = "no rated result gives it"
             elif not _near(value, (rating.mu, rating.sigma, rating.games)):
-                problems.append(
-                    RowProblem(
-                        f"{_rating_of(guild, player)}: it is {value}, but the results give "
-                        f"{(rating.mu, rating.sigma, rating.games)} (`titanbot ratings --rebuild`)"
-                    )
+                text = (
+                    f"it is {value}, but the results give "
+                    f"{(rating.mu, rating.sigma, rating.games)} (`titanbot ratings --rebuild`)"
                 )
+            else:
+                continue
+            problems.append(RowProblem(f"{_rating_of(guild, player)}: {text}", ratings_of=guild))
 
 
 def _near(stored: tuple[Any, Any, Any], rebuilt: tuple[float, float, int]) -> bool:

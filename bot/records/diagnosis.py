@@ -12,19 +12,31 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bot.records.check_rows import RowProblem, check_rows
+from bot.records.damage import damage_notice
 from bot.storage.connection import Connection
 from bot.syntax import Command
 from engine.game.actions import Action
 
+RATINGS = ("ratings", "rating")
+"""The commands that read a server's ratings and every rated result."""
+
 
 @dataclass(frozen=True)
 class Damage:
-    """The first damaged row found of the channel's open game (``game``: its id), or else
-    of the tournament concerned (``tournament``: its name)."""
+    """The first damaged rows found of the channel's open game (``game``: its id), else of
+    the tournament concerned (``tournament``: its name), else of the server's ratings."""
 
     reason: str
     game: int | None = None
     tournament: str | None = None
+
+    def notice(self) -> str:
+        """What the command's caller is told: what is damaged, what to do."""
+        if self.game is not None:
+            return damage_notice(self.game, self.reason)
+        if self.tournament is not None:
+            return tournament_damage_notice(self.tournament, self.reason)
+        return ratings_damage_notice(self.reason)
 
 
 async def diagnose(
@@ -44,6 +56,10 @@ async def diagnose(
         theirs = [p for p in problems if p.tournament == number or p.game in games]
         if theirs:
             return Damage(_reasons(theirs), tournament=name)
+    if isinstance(command, Command) and command.verb in RATINGS:
+        rated = [p for p in problems if p.ratings_of == (guild or 0)]
+        if rated:
+            return Damage(_reasons(rated))
     return None
 
 
@@ -59,6 +75,15 @@ def tournament_damage_notice(name: str, reason: str) -> str:
         f"Tournament {name} is damaged ({reason}). Its other rows, the other tournaments and "
         "every game go on; the bot's operator can list every damaged row with "
         "`titanbot check-db` and mend them (or restore a backup)."
+    )
+
+
+def ratings_damage_notice(reason: str) -> str:
+    """The plain explanation for a command on the damaged ratings of a server."""
+    return (
+        f"The ratings of this server are damaged ({reason}). Games and tournaments go on; "
+        "the bot's operator can list every damaged row with `titanbot check-db`, mend them, "
+        "then rebuild the ratings with `titanbot ratings --rebuild`."
     )
 
 

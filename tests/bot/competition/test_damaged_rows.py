@@ -78,3 +78,21 @@ async def _reason(service: GameService, command: str) -> str | None:
     if not refused or not text.startswith(head) or not text.endswith(tail):
         return None
     return text[len(head) : -len(tail) - 1]
+
+
+async def test_a_garbage_rated_result_gets_the_ratings_damage_notice(service, db_target):
+    tables = await seated(service)
+    await run(service, "tournament adjudicate W 1.1 score the time is up")
+    game, player = tables[0].game, tables[0].players[0]
+    execute(db_target, "UPDATE results SET result = '[]' WHERE game = ?", game)
+    refused, text = await told(service, f"rating <@{player}>")
+    assert refused
+    head = f"The ratings of this server are damaged (the result of game #{game}: it cannot be"
+    assert text.startswith(head), text
+    assert text.endswith(
+        "Games and tournaments go on; the bot's operator can list every damaged row with "
+        "`titanbot check-db`, mend them, then rebuild the ratings with "
+        "`titanbot ratings --rebuild`."
+    )
+    refused, text = await told(service, "ratings")  # the stored ratings read as before
+    assert not refused and text.startswith("Ratings (")
