@@ -803,8 +803,8 @@ class GameService:
     async def tournament_names(self, guild: int | None) -> list[str]:
         """The names of the server's tournaments, the newest first (for autocomplete)."""
         async with self.db.reading() as db:
-            found = await tournaments.of_guild(db, guild)
-        return [t.name for t in reversed(found)]
+            found = await tournaments.names_of_guild(db, guild)
+        return list(reversed(found))
 
     async def game_in(self, channel: int) -> Game | None:
         """The open game (lobby or active) of ``channel``, from the cache or the database.

@@ -44,6 +44,7 @@ async def test_garbage_settings_get_the_damage_notice(service, db_target):
     assert reason is not None
     assert reason.startswith(f"tournament #{w}: its settings cannot be read (")
     await damaged(service, reason, "tournament status W", "tournament standings W")
+    assert await service.tournament_names(None) == ["V", "W"]
 
 
 async def test_garbage_players_of_a_table_get_the_damage_notice(service, db_target):
