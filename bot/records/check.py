@@ -219,6 +219,7 @@ async def _check_games(database: Reader, report: CheckReport) -> None:
         ids = await rows.game_ids(db)
         others, known = await check_rows(db)
     statuses = {status.value for status in Status}
+    aborted: set[int] = set()
     for game_id in ids:
         if known.statuses.get(game_id) not in statuses:
             report.statuses["unreadable"] += 1  # its status is named among the rows
@@ -237,10 +238,11 @@ async def _check_games(database: Reader, report: CheckReport) -> None:
         report.actions += len(record.actions)
         report.snapshots += len(record.snapshots)
         report.without_checksum += verification.without_checksum
-        aborted = row.damaged is not None and row.status is Status.CANCELLED
         found = [str(problem) for problem in verification.problems]
-        if aborted:
+        if row.damaged is not None and row.status is Status.CANCELLED:
+            aborted.add(game_id)
             report.known += found
         else:
             report.problems += found
-    report.problems += [str(problem) for problem in others]
+    for problem in others:  # an aborted damaged game's rows are known damage too
+        (report.known if problem.game in aborted else report.problems).append(str(problem))

@@ -12,8 +12,9 @@ from bot.records.damage import damage_notice
 from bot.service import GameService
 from bot.storage.backends import Target
 from tests.bot.agent import caller, open_game, step
+from tests.bot.conftest import SEED
 from tests.bot.tampering import execute, query
-from tests.bot.test_check_rows import unchecked
+from tests.bot.test_check_rows import check, unchecked
 
 DAMAGED, HEALTHY, AGENT = 5, 6, 3
 
@@ -74,3 +75,32 @@ async def test_a_clock_holding_text_for_a_time_gets_the_damage_notice(
     service.forget()
     reason = f"the clock of game #{game}: its since 'soon' is not a time"
     await answered_with_notice(service, game, reason)
+
+
+async def test_the_damaged_game_aborted_leaves_known_damage_only(
+    db_target: Target, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """check-db names the game found damaged by its row; once aborted, its rows are known
+    damage (a SQLite file is checked while no bot has it open)."""
+    service = await GameService.open(db_target, seeds=lambda: SEED)
+    try:
+        game = await two_games(service, db_target)
+        execute(db_target, "INSERT INTO lapses (game, seat, count) VALUES (?, 4, 2)", game)
+        service.forget()
+        assert (await service.submit(Place(DAMAGED), caller(DAMAGED, 0), "status")).error
+    finally:
+        await service.close()
+    status, lines = await check(db_target, capsys)
+    assert status == 1 and lines[0].startswith(f"game #{game}: it is damaged (the lapses of")
+    service = await GameService.open(db_target, seeds=lambda: SEED)
+    try:
+        cancelled = await service.submit(Place(DAMAGED), caller(DAMAGED, 0), f"cancel {game}")
+        assert not cancelled.error, cancelled
+    finally:
+        await service.close()
+    status, lines = await check(db_target, capsys)
+    assert status == 0, lines
+    assert lines[0] == (
+        f"known: the lapses of seat 4 of game #{game}: it refers to seat 4, which game "
+        f"#{game} does not have"
+    )
