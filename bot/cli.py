@@ -4,7 +4,7 @@
 ``titanbot run`` and ``titanbot local [--players Ann,Bob] [--ai Hal|N] [--db PATH]
 [--seed N] [--out DIR]`` choose explicitly; ``titanbot demo [--players N] [--seed S]
 [--out DIR] [--max-turns T]`` plays a game between AI players; ``titanbot render-demo
-OUTDIR`` draws sample pictures; ``titanbot check-db [--db PATH|URL]`` checks the stored games
+OUTDIR`` draws sample pictures; ``titanbot check-db [--db PATH|URL]`` checks every stored row
 (exit status 1 when something is wrong, 2 when the database cannot be checked); ``titanbot
 migrate --to postgresql://… [--db FILE]`` copies a SQLite database into an empty
 PostgreSQL one and checks the copy (exit status 1 when it differs, and nothing is kept; 2
@@ -247,6 +247,10 @@ def run_ratings(path: Target, rebuild: bool) -> int:
 def check_db(path: Target) -> int:
     """Print what is wrong with the database at ``path``, one line per problem (or a
     short summary when all is well); 0 all well, 1 problems found, 2 not checkable."""
+    import sqlite3
+
+    import asyncpg
+
     from bot.records.check import check_database
     from bot.storage import DatabaseInUse
     from bot.storage.pg_catalog import Unreachable
@@ -255,6 +259,9 @@ def check_db(path: Target) -> int:
         report = asyncio.run(check_database(path))
     except (FileNotFoundError, DatabaseInUse, Unreachable) as exc:
         print(f"titanbot check-db: {exc}", file=sys.stderr)
+        return 2
+    except (sqlite3.DatabaseError, asyncpg.PostgresError) as exc:
+        print(f"titanbot check-db: the database cannot be read ({exc})", file=sys.stderr)
         return 2
     for line in report.problems:
         print(line)

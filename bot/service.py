@@ -62,6 +62,7 @@ from bot.pictures import Renderer
 from bot.ratelimit import CommandRate
 from bot.records.command import RECORDS
 from bot.records.damage import GameDamaged, damage_notice
+from bot.records.diagnosis import diagnose
 from bot.records.proof import random_salt
 from bot.replies import Message, Notice, Picture, Replies
 from bot.routing import STALE, WITHOUT_GAME, StaleChoice, stores, table_tool
@@ -315,7 +316,7 @@ class GameService:
             except TitanError as exc:
                 return Replies.refusal(str(exc))
             except Exception:
-                return self._apology(place, command)
+                return await self._failed(place, command)
             self.tables.wake()
             return replies
         async with self.lock(place.channel):
@@ -329,7 +330,7 @@ class GameService:
             except TitanError as exc:
                 return Replies.refusal(str(exc))
             except Exception:
-                return self._apology(place, command)
+                return await self._failed(place, command)
             return await self._ai_after(place, replies)
 
     async def _run(
@@ -416,7 +417,7 @@ class GameService:
             except TitanError as exc:
                 return Replies.refusal(str(exc))
             except Exception:
-                return self._apology(place, "organiser tool")
+                return await self._failed(place, "organiser tool")
             return await self._ai_after(place, replies)
 
     async def _changed(
@@ -744,6 +745,29 @@ class GameService:
         self._remember(channel, updated)
         return replies
 
+    async def _failed(self, place: Place, command: Command | Action | str) -> Replies:
+        """After an unexpected failure: the damage notice when the rows of the channel's
+        game (then marked damaged), of the tournament concerned or of the server's ratings
+        are damaged (:mod:`bot.records.diagnosis`); else the apology for a bug."""
+        try:
+            async with self.db.reading() as db:
+                damage = await diagnose(db, place.channel, place.guild, command)
+        except Exception:
+            log.exception(
+                "channel %s: the rows could not be checked after a failure", place.channel
+            )
+            damage = None
+        if damage is None:
+            return self._apology(place, command)
+        log.warning(
+            "channel %s: %r failed on damaged rows: %s", place.channel, str(command), damage
+        )
+        self._cache.pop(place.channel, None)
+        if damage.game is not None:
+            async with self.db.transaction() as db:
+                await rows.mark_damaged(db, damage.game, damage.reason)
+        return Replies.refusal(damage.notice())
+
     def _apology(self, place: Place, command: Command | Action | str) -> Replies:
         error_id = secrets.token_hex(4)
         game = self._cache.pop(place.channel, None)
@@ -779,8 +803,8 @@ class GameService:
     async def tournament_names(self, guild: int | None) -> list[str]:
         """The names of the server's tournaments, the newest first (for autocomplete)."""
         async with self.db.reading() as db:
-            found = await tournaments.of_guild(db, guild)
-        return [t.name for t in reversed(found)]
+            found = await tournaments.names_of_guild(db, guild)
+        return list(reversed(found))
 
     async def game_in(self, channel: int) -> Game | None:
         """The open game (lobby or active) of ``channel``, from the cache or the database.

@@ -22,7 +22,7 @@ from bot.offers import Offer, Offers, Style
 from bot.records.proof import reveal_line, start_line
 from bot.replies import Message, Replies
 from bot.schedule import options as clock
-from bot.storage import GameRow, SeatRow, Status
+from bot.storage import GameRow, SeatRow, Status, due
 from bot.storage import games as rows
 from bot.storage.record import (
     MAX_PLAYERS,
@@ -430,6 +430,7 @@ async def _cancel_damaged(ctx: Context, wanted: int | None) -> Replies:
     _require_host(ctx, Game(row, seats))
     async with ctx.db.transaction() as db:
         await rows.update_game(db, row.id, Status.CANCELLED)
+        await due.forget(db, row.id)  # its clock stops: nothing of it falls due any more
     said = f"Game #{row.id} (damaged: {row.damaged}) was cancelled by {display(ctx.caller.name)}."
     return Replies(public=Message(said))  # its record cannot be read back: no reveal
 

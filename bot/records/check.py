@@ -2,7 +2,10 @@
 
 SQLite's own ``integrity_check`` and ``foreign_key_check``, then every game through
 :func:`~bot.records.verify.verify` (its log replayed from the seed, every snapshot and
-its checksum against the replay, seats and status). The file is opened read-only under
+its checksum against the replay, seats and status), then every row of every other table
+through :func:`~bot.records.check_rows.check_rows` (each value read as the bot reads it,
+each reference to a game, seat, tournament or entrant found, the ratings rebuilt from the
+results). The file is opened read-only under
 the same lock the bot holds, so the check refuses while a bot runs on the file (a
 running bot may be half-way through a command, and caches what it loaded) and no bot
 starts during the check. A file older than this program is checked through a migrated
@@ -27,11 +30,13 @@ from collections import Counter
 from collections.abc import AsyncIterator
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Protocol
 
 import asyncpg
 
+from bot.records.check_rows import UNREADABLE, check_rows
 from bot.records.verify import fetch_record, verify
 from bot.storage import Database, Status
 from bot.storage import games as rows
@@ -208,25 +213,36 @@ class _Savepoints:
 
 
 async def _check_games(database: Reader, report: CheckReport) -> None:
+    """Every game against its replay, then every other table's rows (read first: what
+    they hold tells which games an organiser adjudicated)."""
     async with database.reading() as db:
         ids = await rows.game_ids(db)
+        others, known = await check_rows(db)
+    statuses = {status.value for status in Status}
+    aborted: set[int] = set()
     for game_id in ids:
+        if known.statuses.get(game_id) not in statuses:
+            report.statuses["unreadable"] += 1  # its status is named among the rows
+            continue
         try:
             async with database.reading() as db:
                 row = await rows.game(db, game_id)
                 assert row is not None
                 record = await fetch_record(db, row)
-        except (sqlite3.DatabaseError, asyncpg.PostgresError) as exc:
+        except (sqlite3.DatabaseError, asyncpg.PostgresError, *UNREADABLE) as exc:
             report.problems.append(f"game #{game_id}: its rows cannot be read ({exc})")
             continue
-        verification = await asyncio.to_thread(verify, record)
+        check = partial(verify, record, adjudicated=known.adjudicated(game_id))
+        verification = await asyncio.to_thread(check)
         report.statuses[row.status.value if row.damaged is None else "damaged"] += 1
         report.actions += len(record.actions)
         report.snapshots += len(record.snapshots)
         report.without_checksum += verification.without_checksum
-        aborted = row.damaged is not None and row.status is Status.CANCELLED
         found = [str(problem) for problem in verification.problems]
-        if aborted:
+        if row.damaged is not None and row.status is Status.CANCELLED:
+            aborted.add(game_id)
             report.known += found
         else:
             report.problems += found
+    for problem in others:  # an aborted damaged game's rows are known damage too
+        (report.known if problem.game in aborted else report.problems).append(str(problem))

@@ -4,8 +4,9 @@ What a game's rows claim is checked: its settings read; its seats are numbered f
 fit the game; the log runs 1, 2, … without a gap; every action reads and the engine
 accepts it on replay; its stored events are the replay's; every snapshot holds its
 checksum and equals the replayed state after its number of actions; the stored status
-agrees with how the log ends. Snapshots written before checksums existed have none: they
-are compared with the replay only (and counted apart).
+agrees with how the log ends (a game an organiser adjudicated is over with a log that does
+not end it; a cancelled one was never ended by its log). Snapshots written before
+checksums existed have none: they are compared with the replay only (and counted apart).
 """
 
 from __future__ import annotations
@@ -75,8 +76,9 @@ class Verification:
         self.problems.append(Problem(self.game, text, n))
 
 
-def verify(record: Record) -> Verification:
-    """Check every row of ``record`` (a full replay from the seed: run it off the loop)."""
+def verify(record: Record, *, adjudicated: bool = False) -> Verification:
+    """Check every row of ``record`` (a full replay from the seed: run it off the loop);
+    ``adjudicated``: an organiser's ruling ended the game (it has a tournament result)."""
     row = record.row
     found = Verification(row.id)
     if row.damaged is not None and row.status.is_open:
@@ -90,7 +92,7 @@ def verify(record: Record) -> Verification:
         _check_unstarted(record, found)
         return found
     if settings is not None:
-        _check_replay(record, found)
+        _check_replay(record, found, adjudicated)
     return found
 
 
@@ -126,7 +128,7 @@ def _check_unstarted(record: Record, found: Verification) -> None:
         )
 
 
-def _check_replay(record: Record, found: Verification) -> None:
+def _check_replay(record: Record, found: Verification, adjudicated: bool) -> None:
     try:
         state = initial_state(record.row, record.seats)[0]
     except TitanError as exc:
@@ -155,7 +157,7 @@ def _check_replay(record: Record, found: Verification) -> None:
     last = found.replayed
     for n in sorted(n for n in snapshots if n > last):
         found.add(f"it has a snapshot after action {n}, but its log ends at action {last}", n)
-    _check_status(record.row, state, found)
+    _check_status(record.row, state, found, adjudicated)
 
 
 def _missing(first: int, last: int) -> str:
@@ -185,8 +187,10 @@ def _check_snapshot(snapshot: SnapshotRow, state: GameState, found: Verification
         found.add(f"the snapshot after action {n} differs from the replay", n)
 
 
-def _check_status(row: GameRow, state: GameState, found: Verification) -> None:
-    if row.status is Status.OVER and state.result is None:
-        found.add("it is stored as over, but its log does not end it")
+def _check_status(row: GameRow, state: GameState, found: Verification, adjudicated: bool) -> None:
+    if row.status is Status.OVER and state.result is None and not adjudicated:
+        found.add("it is stored as over, but its log does not end it (and no ruling did)")
     if row.status is Status.ACTIVE and state.result is not None:
         found.add("its log ends it, but it is stored as active")
+    if row.status is Status.CANCELLED and state.result is not None and row.damaged is None:
+        found.add("its log ends it, but it is stored as cancelled")

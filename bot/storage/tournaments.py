@@ -120,6 +120,15 @@ async def of_guild(db: Connection, guild: int | None) -> list[TournamentRow]:
         return [_tournament(r) async for r in cursor]
 
 
+async def names_of_guild(db: Connection, guild: int | None) -> list[str]:
+    """The names of a server's tournaments, the oldest first (no other column is read: a
+    tournament's damaged settings leave the others' names readable)."""
+    async with db.execute(
+        "SELECT name FROM tournaments WHERE coalesce(guild, 0) = ? ORDER BY id", (guild or 0,)
+    ) as cursor:
+        return [str(r[0]) async for r in cursor]
+
+
 async def set_status(db: Connection, tournament: int, status: str) -> None:
     await db.execute("UPDATE tournaments SET status = ? WHERE id = ?", (status, tournament))
 

@@ -101,13 +101,16 @@ def test_every_problem_is_one_plain_line_and_the_exit_is_non_zero(tmp_path, caps
         "game #1: the snapshot after action 20 fails its checksum",
         "game #1: the snapshot after action 20 differs from the replay",
     ]
-    assert problems[3] == "game #2: it is stored as over, but its log does not end it"
+    assert problems[3] == (
+        "game #2: it is stored as over, but its log does not end it (and no ruling did)"
+    )
     assert problems[4].startswith("game #3: action 15 cannot be read (")
     assert problems[5:] == [
         "game #4: action 5 is missing; the 7 later actions could not be checked",
         "game #6: its log ends it, but it is stored as active",
+        "the result of game #6: game #6 has a result but is stored as active",
     ]
-    assert summary.endswith(": 7 problems.")
+    assert summary.endswith(": 8 problems.")
     assert fingerprint(path) == before
 
 
@@ -125,7 +128,11 @@ async def test_a_damaged_game_found_and_aborted_is_known_and_no_longer_fails(tmp
         "game #3: it is damaged (action 15 cannot be read) and not aborted yet: "
         "an organiser can export it, then abort it (`cancel 3`)"
     )
-    execute(path, "UPDATE games SET status = 'cancelled' WHERE id = 3")
+    service = await GameService.open(path)
+    try:
+        assert not (await service.submit(Place(5), caller(5, 0), "cancel 3")).error
+    finally:
+        await service.close()
     status, lines, _ = await asyncio.to_thread(check, path, capsys)
     assert status == 0 and lines[0].startswith("known: game #3: action 15 cannot be read")
     assert lines[-1].endswith("1 known problem of aborted damaged games: all is well.")
@@ -198,3 +205,11 @@ def test_no_file_is_not_created(tmp_path, capsys):
     status, lines, err = check(path, capsys)
     assert status == 2 and lines == [] and err == f"titanbot check-db: no database at {path}\n"
     assert list(tmp_path.iterdir()) == []
+
+
+def test_a_file_that_is_no_database_cannot_be_checked(tmp_path, capsys):
+    path = tmp_path / "games.sqlite3"
+    path.write_bytes(b"not a database, only text " * 100)
+    status, lines, err = check(path, capsys)
+    assert (status, lines) == (2, [])
+    assert err == "titanbot check-db: the database cannot be read (file is not a database)\n"
