@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import tomllib
 import unicodedata
+from collections.abc import Sequence
 from functools import cache
 from importlib import resources
 
@@ -173,6 +174,23 @@ def name_key(name: str) -> str:
 def same_name(one: str, other: str) -> bool:
     """Whether two player names read the same (:func:`name_key`)."""
     return name_key(one) == name_key(other)
+
+
+def told_apart(names: Sequence[str]) -> list[str]:
+    """``names`` in order, each one that reads the same (:func:`name_key`) as an earlier
+    one numbered with the lowest number free: ``Ann``, ``Ann 2``, ``Ann 3``. The results
+    read differently from each other and stay in the player names' alphabet."""
+    taken: set[str] = set()
+    shown: list[str] = []
+    for name in names:
+        told, number = name, 1
+        while name_key(told) in taken:
+            number += 1
+            suffix = f" {number}"
+            told = name[: MAX_NAME - len(suffix)].rstrip() + suffix
+        taken.add(name_key(told))
+        shown.append(told)
+    return shown
 
 
 def display(name: str, fallback: str = "someone") -> str:

@@ -51,6 +51,7 @@ from bot.handlers.ai_seats import ai_caller, ai_choice, ai_play, merge, waiting_
 from bot.handlers.info import INFO
 from bot.handlers.lobby import LOBBY
 from bot.handlers.play import Unconfirmed, play
+from bot.handlers.secrets import note_export
 from bot.offers import Offers, public_offers
 from bot.offers.board import lobby_offers
 from bot.outbox.codec import Drawing
@@ -71,7 +72,7 @@ from bot.schedule.decisions import decision_of
 from bot.schedule.planner import plan
 from bot.schedule.scheduler import Scheduler
 from bot.schedule.standins import with_standin_copies
-from bot.storage import due, tournaments
+from bot.storage import due, readers, tournaments
 from bot.storage import games as rows
 from bot.storage.backends import Target, open_database
 from bot.storage.connection import Backend, Connection, Store, WorkUnit
@@ -373,6 +374,8 @@ class GameService:
             return caller
         async with self.db.reading() as db:
             stood = await due.stood_in_by(db, caller.user, self.wall_clock.now())
+            if stood and await readers.has_read(db, game.id, caller.user):
+                return caller  # who read the game's secrets stands in for nobody in it
         return replace(caller, stands_in=stood) if stood else caller
 
     async def seat_for(self, game: Game, user: int) -> int | None:
@@ -501,7 +504,8 @@ class GameService:
             standins = await due.standins_of(
                 unit.connection, replies.private, self.wall_clock.now()
             )
-            replies = with_standin_copies(replies, game, standins)
+            read = await readers.readers(unit.connection, game.id) if standins else frozenset()
+            replies = with_standin_copies(replies, game, standins, read)
         version = now.n if now is not None and now.state is not None else None
         told = Told(place, caller, game.id if game else None, version, reply_to)
         count = await write(unit.connection, told, replies)
@@ -733,7 +737,10 @@ class GameService:
     ) -> Replies:
         channel = ctx.place.channel
         if isinstance(command, Command) and command.verb in RECORDS:
-            return await RECORDS[command.verb](ctx, command.args())
+            replies = await RECORDS[command.verb](ctx, command.args())
+            if command.verb == "export":  # noted before the file is handed over
+                await note_export(ctx, command.words)
+            return replies
         if isinstance(command, Command) and command.kind is VerbKind.INFO:
             return await INFO[command.verb](ctx, game, command.args())
         if isinstance(command, Command) and command.kind is VerbKind.LOBBY:

@@ -26,6 +26,16 @@ async def named(db: Connection, guild: int | None, name: str) -> store.Tournamen
     return found
 
 
+async def held(db: Connection, guild: int | None, name: str) -> store.TournamentRow:
+    """The tournament ``name``, its row held for the transaction (:func:`store.hold`) and
+    read again: what is decided on it next is decided by one writer at a time."""
+    found = await named(db, guild, name)
+    await store.hold(db, found.id)
+    again = await store.by_id(db, found.id)
+    assert again is not None  # a held row is there
+    return again
+
+
 def label(word: str) -> tuple[int, int]:
     """``2.3`` → heat (or round) 2, table 3."""
     found = _LABEL.fullmatch(word.strip())

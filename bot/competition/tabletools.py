@@ -18,6 +18,7 @@ from bot.competition.common import named, organiser, playing_table
 from bot.competition.results import ordinal, record_ruling
 from bot.context import Caller, Context, Place
 from bot.handlers.handover import hand_over
+from bot.handlers.secrets import refuse_reader
 from bot.names import display
 from bot.replies import Message, Notice, Replies
 from bot.storage import games as rows
@@ -122,7 +123,12 @@ async def replace_entrant(
 ) -> Replies:
     """``tournament replace NAME @old @new``: ``new`` takes ``old``'s place among the
     entrants, at the tables still to open, and in the seat of their table's game under
-    way. The results ``old`` has played keep their name."""
+    way. The results ``old`` has played keep their name.
+
+    What is read first only finds the table (and refuses early); the decision is taken
+    again with the tournament's row held, in the transaction that makes the change, so
+    of concurrent replacements (or a sign-up) bringing in one newcomer one wins and the
+    others are refused."""
     args.take("replace")
     organiser(caller, "replace a player")
     name = args.take("the tournament's name")
@@ -130,14 +136,8 @@ async def replace_entrant(
     args.finish()
     async with service.db.reading() as db:
         tournament = await named(db, place.guild, name)
-        entrants = {e.user: e for e in await store.entrants(db, tournament.id)}
+        _check_replacement(tournament, await store.entrants(db, tournament.id), old, new)
         tables = await store.tables(db, tournament.id)
-    if tournament.status == store.OVER:
-        raise IllegalAction(f"{tournament.name} is over")
-    if old not in entrants:
-        raise IllegalAction(f"<@{old}> is not an entrant of {tournament.name}")
-    if new in entrants:
-        raise IllegalAction(f"<@{new}> is an entrant of {tournament.name} already")
     by = display(caller.name)
     text = f"Organiser **{by}** replaced <@{old}> with <@{new}> in **{tournament.name}**."
     playing = next(
@@ -145,27 +145,35 @@ async def replace_entrant(
         None,
     )
 
-    async def entrant(ctx: Context) -> None:
+    async def entrant(ctx: Context, game: Game | None) -> None:
         async with ctx.db.transaction() as db:
-            await store.replace_entrant(db, tournament.id, old, new, f"<@{new}>")
-            for table in tables:
+            await store.hold(db, tournament.id)
+            held = await store.by_id(db, tournament.id)
+            assert held is not None
+            _check_replacement(held, await store.entrants(db, held.id), old, new)
+            now = await store.tables(db, held.id)
+            if game is not None:
+                await refuse_reader(db, game.id, new)
+            elif any(t.status == store.PLAYING and old in t.players and t.channel for t in now):
+                raise IllegalAction(f"<@{old}>'s table opened meanwhile: try again")
+            await store.replace_entrant(db, held.id, old, new, f"<@{new}>")
+            for table in now:
                 if old in table.players and table.status != store.DONE:
                     players = tuple(new if u == old else u for u in table.players)
-                    await store.set_players(db, tournament.id, table.heat, table.number, players)
-            await store.log(db, tournament.id, f"<@{old}> replaced by <@{new}> ({by})")
+                    await store.set_players(db, held.id, table.heat, table.number, players)
+            await store.log(db, held.id, f"<@{old}> replaced by <@{new}> ({by})")
 
     if playing is None:
-        replies = await service.change(
+        return await service.change(
             place, caller, lambda ctx, game: _only_entrant(ctx, entrant, text)
         )
-        return replies
     assert playing.channel is not None
 
     async def work(ctx: Context, game: Game | None) -> Replies:
         if game is None or game.id != playing.game:
             raise IllegalAction(f"table {playing.label}'s game is not being played")
+        await entrant(ctx, game)  # decided first: a refusal changes nothing
         replies = await hand_over(ctx, game, old, new, caller.name)
-        await entrant(ctx)
         service.forget(ctx.place.channel)
         notice = Notice(tournament.channel, game.id, Message(f"{text} (table {playing.label})"))
         return replace(replies, elsewhere=(notice,))
@@ -176,10 +184,23 @@ async def replace_entrant(
     return Replies.answer(f"<@{new}> now plays <@{old}>'s seat at table {playing.label}.")
 
 
+def _check_replacement(
+    tournament: store.TournamentRow, entrants: list[store.EntrantRow], old: int, new: int
+) -> None:
+    """Refuse a replacement the tournament's entrants rule out."""
+    users = {e.user for e in entrants}
+    if tournament.status == store.OVER:
+        raise IllegalAction(f"{tournament.name} is over")
+    if old not in users:
+        raise IllegalAction(f"<@{old}> is not an entrant of {tournament.name}")
+    if new in users:
+        raise IllegalAction(f"<@{new}> is an entrant of {tournament.name} already")
+
+
 async def _only_entrant(
-    ctx: Context, entrant: Callable[[Context], Awaitable[None]], text: str
+    ctx: Context, entrant: Callable[[Context, Game | None], Awaitable[None]], text: str
 ) -> Replies:
-    await entrant(ctx)
+    await entrant(ctx, None)
     return Replies(public=Message(text))
 
 

@@ -15,6 +15,7 @@ from bot.competition import desk
 from bot.competition.advancing import advance
 from bot.competition.archive import archive
 from bot.competition.boards import ratings_picture, standings_picture
+from bot.competition.common import held
 from bot.competition.ranking import (
     player_record,
     rankable,
@@ -98,23 +99,26 @@ async def create(ctx: Context, args: Args) -> Replies:
 
 
 async def join(ctx: Context, args: Args) -> Replies:
+    """Sign the caller up, keyed by their user id: a name like another entrant's is told
+    apart where it is shown (``Ann 2``), never mistaken for theirs."""
     name = args.take("the tournament's name")
     args.finish()
     async with ctx.db.transaction() as db:
-        found = await _named(db, ctx, name)
+        found = await held(db, ctx.place.guild, name)
         if found.status != store.SIGNUP:
             raise IllegalAction(f"sign-up for {found.name} is closed")
         if not await store.add_entrant(db, found.id, ctx.caller.user, _clean(ctx.caller.name)):
             raise IllegalAction(f"you are signed up for {found.name} already")
-        count = len(await store.entrants(db, found.id))
-    return Replies(public=Message(f"**{_clean(ctx.caller.name)}** joined {found.name} ({count})."))
+        entrants = await store.entrants(db, found.id)
+    shown = next(e.name for e in entrants if e.user == ctx.caller.user)
+    return Replies(public=Message(f"**{shown}** joined {found.name} ({len(entrants)})."))
 
 
 async def leave(ctx: Context, args: Args) -> Replies:
     name = args.take("the tournament's name")
     args.finish()
     async with ctx.db.transaction() as db:
-        found = await _named(db, ctx, name)
+        found = await held(db, ctx.place.guild, name)
         if found.status != store.SIGNUP:
             raise IllegalAction(f"sign-up for {found.name} is closed: an organiser can help")
         if not await store.remove_entrant(db, found.id, ctx.caller.user):
@@ -139,7 +143,7 @@ async def add(ctx: Context, args: Args) -> Replies:
     if not added:
         raise InvalidNotation("tournament add: name the entrants (mention them), or `ai N`")
     async with ctx.db.transaction() as db:
-        found = await _named(db, ctx, name)
+        found = await held(db, ctx.place.guild, name)
         if found.status != store.SIGNUP:
             raise IllegalAction(f"sign-up for {found.name} is closed")
         new = [n for u, n in added if await store.add_entrant(db, found.id, u, n)]
@@ -154,7 +158,7 @@ async def close(ctx: Context, args: Args) -> Replies:
     name = args.take("the tournament's name")
     args.finish()
     async with ctx.db.transaction() as db:
-        found = await _named(db, ctx, name)
+        found = await held(db, ctx.place.guild, name)
         if found.status != store.SIGNUP:
             raise IllegalAction(f"sign-up for {found.name} is closed already")
         entrants = await store.entrants(db, found.id)
@@ -177,7 +181,7 @@ async def heat(ctx: Context, args: Args) -> Replies:
     name = args.take("the tournament's name")
     args.finish()
     async with ctx.db.transaction() as db:
-        found = await _named(db, ctx, name)
+        found = await held(db, ctx.place.guild, name)
         settings = TournamentSettings.from_json(found.settings)
         if found.status == store.SIGNUP:
             raise IllegalAction(f"close sign-up first: `tournament close {found.name}`")

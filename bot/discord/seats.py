@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from bot.context import Caller, Context, Place
+from bot.handlers.secrets import refuse_reader
 from bot.names import display
 from bot.narration.describe import own_legions_text
 from bot.replies import Message, Replies
@@ -59,6 +60,7 @@ async def replace_player(
         seats = [SeatRow(s.seat, new if s.seat == seat else s.user, s.name) for s in game.seats]
         hosting = game.settings.host == old
         async with ctx.db.transaction() as db:
+            await refuse_reader(db, game.id, new)
             await rows.set_seats(db, game.id, seats)
             if hosting:  # the host's powers follow the seat
                 settings = replace(game.settings, host=new).to_json()

@@ -12,7 +12,7 @@ from bot.replies import Message, Notice, Replies
 from bot.schedule.options import parse_moment
 from bot.schedule.planner import STANDIN_AI
 from bot.schedule.standins import standin_applies
-from bot.storage import Status, due
+from bot.storage import Status, due, readers
 from bot.storage import games as rows
 from bot.storage.record import Game, load_game
 from bot.syntax import Args
@@ -51,23 +51,27 @@ async def away(ctx: Context, game: Game | None, args: Args) -> Replies:
             for game_id, seat, decision in await due.awaiting(db, me):
                 await due.add(db, game_id, due.DEADLINE, now, seat, decision)
         games = await _active_games(ctx, me)
+    read = await _read_by(ctx, standin_user, games)
     back = f"<t:{int(until)}:f>"
-    notices, shared = [], []
+    notices: list[Notice] = []
+    shared: list[str] = []
+    exported: list[str] = []
     for each in games:
         name = each.name_of(each.seat_of(me) or 0)
         line = f"🏖 **{name}** is away until {back}"
         if standin is not None:
             line += ": the computer plays for them."
-        elif standin_applies(each, standin_user):
+        elif standin_applies(each, standin_user, read.get(each.id, ())):
             line += f": <@{standin_user}> stands in for them."
         else:
             line += "." if standin_user is None else ": their clocks stop."
             if standin_user is not None:
-                shared.append(f"game #{each.id} (<#{each.row.channel}>)")
+                where = exported if each.id in read else shared
+                where.append(f"game #{each.id} (<#{each.row.channel}>)")
         notices.append(Notice(each.row.channel, each.id, Message(line)))
     return Replies(
-        ephemeral=Message(_answer(back, standin, standin_user, shared)),
-        private=_standin_told(me, ctx.caller.name, back, standin_user, games),
+        ephemeral=Message(_answer(back, standin, standin_user, shared, exported)),
+        private=_standin_told(me, ctx.caller.name, back, standin_user, games, read),
         elsewhere=tuple(notices),
     )
 
@@ -95,7 +99,13 @@ async def _active_games(ctx: Context, user: int) -> list[Game]:
     return found
 
 
-def _answer(back: str, standin: str | None, standin_user: int | None, shared: list[str]) -> str:
+def _answer(
+    back: str,
+    standin: str | None,
+    standin_user: int | None,
+    shared: list[str],
+    exported: list[str],
+) -> str:
     if standin is not None:
         doing = "the computer plays for you until then"
     elif standin_user is not None:
@@ -108,14 +118,36 @@ def _answer(back: str, standin: str | None, standin_user: int | None, shared: li
             f"\n<@{standin_user}> plays in {', '.join(shared)} too, so cannot stand in "
             "there: your clocks stop in those games instead."
         )
+    if exported:
+        text += (
+            f"\n<@{standin_user}> exported {', '.join(exported)} while it was being played "
+            "(the export holds its dice's seed), so cannot stand in there: your clocks stop "
+            "there instead."
+        )
     return text
 
 
+async def _read_by(
+    ctx: Context, standin: int | None, games: list[Game]
+) -> dict[int, frozenset[int]]:
+    """game → {``standin``} for the games whose secrets the stand-in has read."""
+    if standin is None:
+        return {}
+    async with ctx.db.reading() as db:
+        read = await readers.read_by(db, standin, [g.id for g in games])
+    return {game: frozenset({standin}) for game in read}
+
+
 def _standin_told(
-    me: int, name: str, back: str, standin_user: int | None, games: list[Game]
+    me: int,
+    name: str,
+    back: str,
+    standin_user: int | None,
+    games: list[Game],
+    read: dict[int, frozenset[int]],
 ) -> dict[int, Message]:
     """The named stand-in's notice of the games they now play for ``me``."""
-    theirs = [g for g in games if standin_applies(g, standin_user)]
+    theirs = [g for g in games if standin_applies(g, standin_user, read.get(g.id, ()))]
     if standin_user is None or not theirs:
         return {}
     where = ", ".join(f"game #{g.id} (<#{g.row.channel}>)" for g in theirs)

@@ -25,7 +25,7 @@ from bot.schedule.planner import EXPIRE, STANDIN_AI, covered
 from bot.schedule.quiet import QuietHours
 from bot.schedule.standins import standin_applies
 from bot.schedule.timeouts import INACTIVITY, PAUSE, timeout_action, timeout_note
-from bot.storage import Status
+from bot.storage import Status, readers
 from bot.storage import due as items
 from bot.storage import games as rows
 from bot.storage import tournaments as tables
@@ -83,7 +83,9 @@ class DueRunner:
                     return await self._finish(item, "away: the computer stands in")
                 return await self._stand_in(place, game, item)
             standin = away.standin_user if away is not None else None
-            if not standin_applies(game, standin):
+            async with service.db.reading() as db:
+                read = await readers.readers(db, game.id) if standin is not None else frozenset()
+            if not standin_applies(game, standin, read):
                 standin = None
             back = away.stops(game.settings.timing.away_days) if away is not None else 0.0
             if standin is None and away is not None and back > self._now():  # clocks stop

@@ -276,4 +276,31 @@ MIGRATIONS: tuple[str, ...] = (
     ALTER TABLE lapses ADD COLUMN since REAL;
     ALTER TABLE lapses ADD COLUMN covers INTEGER;
     """,
+    # 12: entrants are keyed by user alone: two users may sign up under one name (they
+    # are told apart where they are shown: bot.names.told_apart). The table is rebuilt
+    # without its name's uniqueness, every row kept.
+    """
+    CREATE TABLE entrants_by_user (
+        tournament INTEGER NOT NULL REFERENCES tournaments (id) ON DELETE CASCADE,
+        user       INTEGER NOT NULL,
+        name       TEXT    NOT NULL,
+        joined     INTEGER NOT NULL,
+        eliminator_from INTEGER,
+        PRIMARY KEY (tournament, user)
+    ) WITHOUT ROWID;
+    INSERT INTO entrants_by_user (tournament, user, name, joined, eliminator_from)
+        SELECT tournament, user, name, joined, eliminator_from FROM entrants;
+    DROP TABLE entrants;
+    ALTER TABLE entrants_by_user RENAME TO entrants;
+    """,
+    # 13: who has read a game's secrets while it was played (an organiser's export holds
+    # its seed and salt, every legion): they may not take or be given a seat in it.
+    """
+    CREATE TABLE secret_readers (
+        game INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+        user INTEGER NOT NULL,
+        at   TEXT    NOT NULL,
+        PRIMARY KEY (game, user)
+    ) WITHOUT ROWID;
+    """,
 )

@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
+from bot.names import told_apart
 from bot.storage.connection import Connection
 from bot.storage.games import now
 
@@ -34,7 +35,10 @@ class TournamentRow:
 @dataclass(frozen=True)
 class EntrantRow:
     user: int
+    """Who the entrant is (an AI entrant's AI user id): entrants are keyed by it alone."""
     name: str
+    """The name shown: the one signed up with, numbered when it reads the same as an
+    earlier entrant's (``Ann 2``: :func:`bot.names.told_apart`)."""
     joined: int
     """The order of sign-up (1, 2, …)."""
     eliminator_from: int | None = None
@@ -137,10 +141,19 @@ async def set_status(db: Connection, tournament: int, status: str) -> None:
 async def entrants(db: Connection, tournament: int) -> list[EntrantRow]:
     async with db.execute(
         "SELECT user, name, joined, eliminator_from FROM entrants WHERE tournament = ?"
-        " ORDER BY joined",
+        " ORDER BY joined, user",
         (tournament,),
     ) as cursor:
-        return [EntrantRow(*r) async for r in cursor]
+        found = [EntrantRow(*r) async for r in cursor]
+    shown = told_apart([e.name for e in found])
+    return [replace(e, name=name) for e, name in zip(found, shown, strict=True)]
+
+
+async def hold(db: Connection, tournament: int) -> None:
+    """Hold the tournament's row until the transaction ends, before reading what it decides
+    on: its entrants and tables change under one writer at a time, across processes too
+    (PostgreSQL's row lock; SQLite has one writer already)."""
+    await db.execute("UPDATE tournaments SET status = status WHERE id = ?", (tournament,))
 
 
 async def add_entrant(db: Connection, tournament: int, user: int, name: str) -> bool:

@@ -142,6 +142,7 @@ def test_an_older_file_is_checked_through_a_migrated_copy(tmp_path, capsys):
     path = tmp_path / "games.sqlite3"
     asyncio.run(stored_games(path))
     downgrade = [
+        "DROP TABLE secret_readers",
         "DROP TABLE leases",
         "ALTER TABLE games DROP COLUMN revision",
         "ALTER TABLE games DROP COLUMN salt",

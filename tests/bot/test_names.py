@@ -255,3 +255,25 @@ async def test_organiser_tools_escape_the_organisers_display_name(service):
     assert_safe(aborted)
     said = aborted.public.text.splitlines()[0]  # then the dice's seed and salt, revealed
     assert said.endswith("cancelled by \\<\\@123\\> \\|\\|spoiler\\|\\|.")
+
+
+def test_names_told_apart_read_differently_and_stay_player_names():
+    long = "x" * names.MAX_NAME
+    given_names = ["Ann", "Ann", "Ann 2", "ann", "\u0410nn", long, long, "Bob"]
+    shown = names.told_apart(given_names)
+    assert shown == [
+        "Ann", "Ann 2", "Ann 2 2", "ann 3", "\u0410nn 4", long, "x" * 30 + " 2", "Bob",
+    ]  # fmt: skip
+    assert len({name_key(n) for n in shown}) == len(shown)
+    assert all(player_name(n) == n for n in shown)
+
+
+@given(st.lists(st.sampled_from(["Ann", "ann", "Ann 2", "\u0410nn", "Bo", "bo 2"]), max_size=12))
+def test_any_names_told_apart_are_all_distinct(given_names):
+    shown = names.told_apart(given_names)
+    assert len(shown) == len(given_names)
+    assert len({name_key(n) for n in shown}) == len(shown)
+    assert all(
+        s == g or s.startswith(g[: names.MAX_NAME - 3])
+        for s, g in zip(shown, given_names, strict=True)
+    )

@@ -26,7 +26,8 @@ async def test_a_new_database_is_migrated_in_wal_with_foreign_keys(db_path):
                 tables = [row[0] async for row in cursor]
         assert tables == [
             "actions", "clocks", "due", "entrants", "games", "lapses", "leases", "outbox",
-            "places", "ratings", "results", "seats", "snapshots", "tables", "tournament_log",
+            "places", "ratings", "results", "seats", "secret_readers", "snapshots", "tables",
+            "tournament_log",
             "tournaments", "users",
         ]  # fmt: skip
     finally:

@@ -171,3 +171,28 @@ async def test_migration_3_numbers_the_turn_of_actions_logged_before_it(pg_dsn: 
 async def test_two_processes_migrating_at_once_apply_each_migration_once(pg_dsn: str) -> None:
     versions = await asyncio.gather(migrate(pg_dsn), migrate(pg_dsn), migrate(pg_dsn))
     assert versions == [len(MIGRATIONS)] * 3
+
+
+async def test_migration_12_keeps_the_entrants_and_keys_them_by_user_alone(pg_dsn: str) -> None:
+    await migrate(pg_dsn, POSTGRES_MIGRATIONS[:11])
+    connection = await asyncpg.connect(pg_dsn)
+    try:
+        tournament = await connection.fetchval(
+            "INSERT INTO tournaments (name, status, settings, seed, channel, created_at)"
+            " VALUES ('Old', 'signup', '{}', 5, 7, 'now') RETURNING id"
+        )
+        add = 'INSERT INTO entrants (tournament, "user", name, joined) VALUES ($1, $2, $3, $4)'
+        await connection.execute(add, tournament, SNOWFLAKE, "Ann", 1)
+        with pytest.raises(asyncpg.UniqueViolationError):
+            await connection.execute(add, tournament, BIG, "Ann", 2)
+        assert await migrate(pg_dsn) == len(MIGRATIONS)
+        await connection.execute(add, tournament, BIG, "Ann", 2)
+        with pytest.raises(asyncpg.UniqueViolationError):
+            await connection.execute(add, tournament, BIG, "Bob", 3)
+        rows = await connection.fetch(
+            'SELECT "user", name, joined FROM entrants WHERE tournament = $1 ORDER BY joined',
+            tournament,
+        )
+        assert [tuple(r) for r in rows] == [(SNOWFLAKE, "Ann", 1), (BIG, "Ann", 2)]
+    finally:
+        await connection.close()
