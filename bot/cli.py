@@ -26,8 +26,8 @@ from pathlib import Path
 from bot.config import Config, ConfigError, load_config
 from bot.storage.backends import Target, as_target
 
-MAX_SEED = (1 << 63) - 1
-"""The largest seed: SQLite's largest integer."""
+MAX_SEED = (1 << 128) - 1
+"""The largest seed given by hand: 128 bits, like the seeds the bot draws."""
 MAX_AI_SEATS = 5
 """The most AI seats of a local game: six seats, one of them a player at the terminal."""
 
@@ -117,7 +117,7 @@ def ai_names(text: str) -> list[str]:
 
 
 def seed(text: str) -> int:
-    """``--seed``: a whole number that storage can hold (0 to 2**63 - 1).
+    """``--seed``: a whole number of at most 128 bits (0 to 2**128 - 1).
 
     Raises :class:`argparse.ArgumentTypeError` otherwise.
     """

@@ -124,9 +124,13 @@ def _made(game: Game, decision: str) -> bool:
     return decided is None or decided.key != decision
 
 
+SEED_BITS = 128
+"""Bits of a game's seed: too many to be found by testing guesses against public dice."""
+
+
 def random_seed() -> int:
-    """A fresh game seed (drawn when a game starts, then stored)."""
-    return secrets.randbits(62)
+    """A fresh game seed of 128 bits (drawn when a game starts, then stored)."""
+    return secrets.randbits(SEED_BITS)
 
 
 class GameService:
