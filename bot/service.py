@@ -63,6 +63,7 @@ from bot.ratelimit import CommandRate
 from bot.records.command import RECORDS
 from bot.records.damage import GameDamaged, damage_notice
 from bot.records.proof import random_salt
+from bot.records.seal import record_digest, sealed
 from bot.replies import Message, Notice, Picture, Replies
 from bot.routing import STALE, WITHOUT_GAME, StaleChoice, stores, table_tool
 from bot.schedule.clock import Clock, SystemClock
@@ -492,6 +493,7 @@ class GameService:
             await due.forget(unit.connection, before.id)
             ended = await game_ended(unit.connection, before.id)
             replies = replace(replies, elsewhere=(*replies.elsewhere, *ended))
+            replies = sealed(replies, await record_digest(unit.connection, before.id))
         if replies.public is not None and now is not None and now.state is not None:
             offers = Offers.of(now.id, now.n, public_offers(now.state))
             replies = replace(replies, public=replace(replies.public, offers=offers))
