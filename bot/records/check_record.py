@@ -23,6 +23,7 @@ from bot.records.proof import DICE_SCHEME, GAME_SCHEME, commitment_holds, pledge
 from bot.records.public import FORMAT, FORMATS
 from bot.storage.eventlog import events_to_json
 from bot.syntax import format_action
+from bot.untrusted import MAX_DEPTH, nesting
 from engine.codec import decode
 from engine.errors import TitanError
 from engine.game.actions import Action, action_from_json
@@ -72,6 +73,8 @@ def check_record(document: dict[str, Any], announced: Announced = Announced()) -
     """The verdict on ``document`` (parsed by :func:`~bot.records.public.read_record`),
     checked against the ``announced`` values given."""
     try:
+        if nesting(document) > MAX_DEPTH:  # read_record refuses it; a caller may not have
+            raise Divergence(f"the record is nested more than {MAX_DEPTH} deep, the most allowed")
         record_digest = _check_digest(document, announced.record_digest)
         scheme, made = _check_dice(document)
         _check_announced_commitment(made, announced.commitment)
@@ -132,7 +135,7 @@ def _check_digest(document: dict[str, Any], announced: str | None) -> str:
     """The record's digest; :class:`Divergence` unless it is the announced one."""
     try:
         mine = digest(document)
-    except (TypeError, ValueError, RecursionError):
+    except (TypeError, ValueError):
         raise Divergence("the record holds a value that JSON cannot") from None
     if announced is not None and not same_digest(mine, announced):
         raise Divergence(
