@@ -70,6 +70,7 @@ def record_document(record: Record) -> dict[str, Any]:
         "format": FORMAT,
         "game": row.id,
         **_committed(record),
+        "players_at_end": players_json(record.seats),
         "setup": json.loads(events_to_json(setup)),
         "actions": actions,
         "result": _result(row.status, actions),

@@ -18,12 +18,26 @@ from typing import Any
 
 import pytest
 
+from bot.context import Caller, Place
+from bot.discord.seats import replace_player
 from bot.records.canonical import digest
 from bot.records.check_record import UNBOUND, Announced, check_record, pledged
 from bot.records.proof import DICE_SCHEME, commitment
-from tests.bot.test_public_record import GAMES, announced_in, document_of, finished
+from bot.records.public import read_record
+from tests.bot.agent import caller, open_game, step
+from tests.bot.tampering import query
+from tests.bot.test_public_record import (
+    CHANNEL,
+    COMMITTED,
+    DIGESTED,
+    GAMES,
+    announced_in,
+    document_of,
+    finished,
+)
 
 Forgery = Callable[[dict[str, Any]], None]
+SUBSTITUTE = 777_000_000_000_000_001
 
 
 def swap_seats(d: dict[str, Any]) -> None:
@@ -172,3 +186,27 @@ async def test_a_record_of_the_former_format_verifies_and_says_what_it_proves(pl
     assert check_record(swapped).ok  # what the former scheme could not bind
     former["dice"]["seed"] = str(seed)
     assert check_record(former).text == f"the record's seed is not a whole number: '{seed}'"
+
+
+async def test_a_seat_handed_over_keeps_the_committed_seats_and_shows_the_substitute(
+    service, db_target
+):
+    place = Place(CHANNEL)
+    await open_game(service, CHANNEL, 2)
+    for _ in range(4):
+        await step(service, CHANNEL, 5)
+    organiser = Caller(SUBSTITUTE + 1, "Org", organiser=True)
+    handed = await replace_player(service, place, organiser, caller(CHANNEL, 1).user, SUBSTITUTE)
+    assert not handed.error, handed.ephemeral
+    await service.submit(place, caller(CHANNEL, 0), "cancel")
+    given = await service.submit(place, caller(CHANNEL, 0), "record 1")
+    document = read_record(given.ephemeral.attachments[0].data)
+    started = [str(caller(CHANNEL, seat).user) for seat in (0, 1)]
+    assert [p["user"] for p in document["players"]] == started
+    assert [p["user"] for p in document["players_at_end"]] == [started[0], str(SUBSTITUTE)]
+    bodies = [row[0] for row in query(db_target, "SELECT body FROM outbox ORDER BY id")]
+    [made] = {m for body in bodies for m in COMMITTED.findall(body)}
+    [sealed] = {m for body in bodies for m in DIGESTED.findall(body)}
+    verdict = check_record(document, Announced(made, sealed))
+    assert verdict.ok, verdict.text
+    assert "the game was cancelled after action" in verdict.text
