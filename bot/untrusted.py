@@ -77,6 +77,16 @@ def parse_json(data: bytes | str, depth: int = MAX_DEPTH) -> Any:
     return value
 
 
+def loads(text: str | bytes) -> Any:
+    """``json.loads`` of text that is trusted in size (a stored row) but not in nesting:
+    JSON nested deeper than the parser can go raises :class:`UnsafeInput` (a
+    ``ValueError``, as for any unreadable JSON) instead of ``RecursionError``."""
+    try:
+        return json.loads(text)
+    except RecursionError:
+        raise UnsafeInput("it is nested deeper than JSON can be read here") from None
+
+
 def nesting(value: Any, most: int = MAX_DEPTH) -> int:
     """How deep the lists and dicts of ``value`` nest, counted up to ``most + 1`` (no
     recursion: any depth is measured)."""

@@ -16,6 +16,7 @@ from typing import Any
 from bot.storage.checksum import snapshot_checksum
 from bot.storage.connection import Connection
 from bot.storage.errors import LostRace
+from bot.untrusted import loads
 
 
 class Status(Enum):
@@ -121,7 +122,7 @@ def _game(row: Iterable[Any]) -> GameRow:
     id_, channel, guild, status, settings, seed, created, updated, damaged, salt, *rest = row
     revision, pledge = rest
     try:
-        decoded = json.loads(settings)
+        decoded = loads(settings)
     except (TypeError, ValueError):
         decoded = None
     if not isinstance(decoded, dict):

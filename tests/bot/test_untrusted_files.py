@@ -4,7 +4,8 @@ with a plain reason and its documented exit status, never a traceback.
 ``titanbot verify`` is given a record nested 100,000 deep (as JSON and gzipped), a file
 larger than a record may be, a small gzip file that unpacks past that size, and a stream
 cut short; the config reader a 100,000-deep TOML file and an oversized one; the file of
-synced commands reads back as empty. The walk over a record's dice does not recurse.
+synced commands reads back as empty; a stored row nested 100,000 deep is named by
+``check-db``. The walk over a record's dice does not recurse.
 """
 
 from __future__ import annotations
@@ -17,11 +18,15 @@ import pytest
 from bot.cli import main
 from bot.config import MAX_CONFIG_BYTES, ConfigError, load_config
 from bot.discord.sync import _load
+from bot.records.check import check_database
 from bot.records.check_record import check_record, rolls
 from bot.records.public import MAX_RECORD_BYTES, NotARecord, read_record
 from bot.untrusted import MAX_DEPTH, UnsafeInput, gunzip, nesting, parse_json
+from tests.bot.agent import open_game, step
+from tests.bot.tampering import execute
 
 DEEP = 100_000
+CHANNEL = 8
 
 
 def deep_record(depth: int) -> bytes:
@@ -142,3 +147,20 @@ def test_the_synced_commands_file_reads_back_empty_when_deep_or_not_json(tmp_pat
     assert _load(path) == {}
     path.write_text(json.dumps({"global": "abc"}))
     assert _load(path) == {"global": "abc"}
+
+
+async def test_a_stored_row_nested_100k_deep_is_named_damage_not_a_traceback(service, db_target):
+    await open_game(service, CHANNEL, 2)
+    for _ in range(3):
+        await step(service, CHANNEL, 5)
+    await service.close()
+    deep = "[" * DEEP + "]" * DEEP
+    assert execute(db_target, "UPDATE actions SET events = ? WHERE n = 2", deep) == 1
+    report = await check_database(db_target)
+    assert not report.ok
+    assert report.problems[0].startswith(
+        "game #1: action 2 cannot be read (it is nested deeper than JSON can be read here)"
+    )
+    assert execute(db_target, "UPDATE games SET settings = ?", '{"a": ' * DEEP + "}" * DEEP) == 1
+    report = await check_database(db_target)
+    assert report.problems[0].startswith("game #1: its settings cannot be read")
