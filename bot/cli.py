@@ -8,9 +8,10 @@ OUTDIR`` draws sample pictures; ``titanbot check-db [--db PATH|URL]`` checks eve
 (exit status 1 when something is wrong, 2 when the database cannot be checked); ``titanbot
 migrate --to postgresql://… [--db FILE]`` copies a SQLite database into an empty
 PostgreSQL one and checks the copy (exit status 1 when it differs, and nothing is kept; 2
-when it cannot be made); ``titanbot verify RECORD.json`` checks a finished game's public
-record (``.json`` or ``.json.gz``) against its commitment and a replay (exit status 1 at
-the first difference, 2 when the file cannot be read).
+when it cannot be made); ``titanbot verify RECORD.json [--commitment HEX] [--record-digest
+HEX]`` checks a finished game's public record (``.json`` or ``.json.gz``) against the
+values announced at its start and end, its commitment and a replay (exit status 1 when it
+is refused, 2 when the file cannot be read: absent, too large or nested too deep).
 """
 
 from __future__ import annotations
@@ -26,8 +27,8 @@ from pathlib import Path
 from bot.config import Config, ConfigError, load_config
 from bot.storage.backends import Target, as_target
 
-MAX_SEED = (1 << 63) - 1
-"""The largest seed: SQLite's largest integer."""
+MAX_SEED = (1 << 128) - 1
+"""The largest seed given by hand: 128 bits, like the seeds the bot draws."""
 MAX_AI_SEATS = 5
 """The most AI seats of a local game: six seats, one of them a player at the terminal."""
 
@@ -94,6 +95,12 @@ def parser() -> argparse.ArgumentParser:
     )
     verify = commands.add_parser("verify", help="check a finished game's public record")
     verify.add_argument("record", type=Path, help="the record: RECORD.json or RECORD.json.gz")
+    verify.add_argument(
+        "--commitment", type=hex_digest, default=None, help="the commitment the start announced"
+    )
+    verify.add_argument(
+        "--record-digest", type=hex_digest, default=None, help="the digest the end announced"
+    )
     pictures = commands.add_parser("render-demo", help="draw one picture of every kind")
     pictures.add_argument("outdir", type=Path, help="folder to write the PNG files to")
     return top
@@ -116,8 +123,22 @@ def ai_names(text: str) -> list[str]:
     return [f"Bot {k}" for k in range(1, _number(count, "number of AI seats", MAX_AI_SEATS) + 1)]
 
 
+def hex_digest(text: str) -> str:
+    """``--commitment``, ``--record-digest``: a SHA-256 digest, 64 hexadecimal digits
+    (backquotes copied with it from the announcement are dropped).
+
+    Raises :class:`argparse.ArgumentTypeError` otherwise.
+    """
+    digits = text.strip().strip("`").lower()
+    if len(digits) != 64 or any(c not in "0123456789abcdef" for c in digits):
+        raise argparse.ArgumentTypeError(
+            f"{text[:80]!r} is not a SHA-256 digest (64 hexadecimal digits, as announced)"
+        )
+    return digits
+
+
 def seed(text: str) -> int:
-    """``--seed``: a whole number that storage can hold (0 to 2**63 - 1).
+    """``--seed``: a whole number of at most 128 bits (0 to 2**128 - 1).
 
     Raises :class:`argparse.ArgumentTypeError` otherwise.
     """
@@ -168,7 +189,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if command == "migrate":
         return run_migrate(args.db or config.database, args.to)
     if command == "verify":
-        return verify_record(args.record)
+        return verify_record(args.record, args.commitment, args.record_digest)
     if command == "render-demo":
         return render_demo(args.outdir)
     if command == "demo":
@@ -299,23 +320,26 @@ def run_migrate(source: Target, target: Target) -> int:
     return 0
 
 
-def verify_record(path: Path) -> int:
-    """Check the public record at ``path``; print ``verified: …`` (0) or where it first
-    differs from the replay (1); 2 when the file cannot be opened."""
-    from bot.records.check_record import check_record
-    from bot.records.public import NotARecord, read_record
+def verify_record(path: Path, commitment: str | None, record_digest: str | None) -> int:
+    """Check the public record at ``path`` against the announced values given; print
+    ``verified: …`` and the full digests (0), or what is wrong (1: the record is refused);
+    2 when the file cannot be read (absent, too large, nested too deep)."""
+    from bot.records.check_record import Announced, check_record
+    from bot.records.public import MAX_RECORD_BYTES, NotARecord, read_record
+    from bot.untrusted import UnsafeInput, read_bounded
 
     try:
-        data = path.read_bytes()
+        document = read_record(read_bounded(path, MAX_RECORD_BYTES))
     except OSError as exc:
         print(f"titanbot verify: {exc}", file=sys.stderr)
         return 2
-    try:
-        document = read_record(data)
+    except UnsafeInput as exc:
+        print(f"titanbot verify: {path}: it cannot be checked: {exc}", file=sys.stderr)
+        return 2
     except NotARecord as exc:
         print(f"{path}: {exc}")
         return 1
-    verdict = check_record(document)
+    verdict = check_record(document, Announced(commitment, record_digest))
     print(verdict.text if verdict.ok else f"{path}: {verdict.text}")
     return 0 if verdict.ok else 1
 

@@ -17,9 +17,12 @@ from typing import Any
 from bot.schedule.timing import POLICIES, parse_duration
 from bot.storage.backends import Target, as_target
 from bot.storage.record import NO_CLOCK, Timing
+from bot.untrusted import UnsafeInput, read_bounded
 from engine.errors import TitanError
 
 DEFAULT_PATH = Path("config.toml")
+MAX_CONFIG_BYTES = 1024 * 1024
+"""The most bytes a config file may have (one is a few hundred)."""
 DEFAULT_DATABASE = "titanbot.sqlite3"
 
 
@@ -235,16 +238,25 @@ def load_limits(table: Mapping[str, object]) -> Limits:
 
 
 def _read_toml(path: Path) -> dict[str, Any]:
+    """The TOML file at ``path`` (``{}`` when there is none); :class:`ConfigError` when it
+    cannot be read, is larger than :data:`MAX_CONFIG_BYTES`, is not UTF-8 TOML, or nests
+    too deep for the parser."""
     try:
-        text = path.read_text(encoding="utf-8")
+        text = read_bounded(path, MAX_CONFIG_BYTES).decode("utf-8")
     except FileNotFoundError:
         return {}
     except OSError as exc:
         raise ConfigError(f"cannot read {path}: {exc}") from exc
+    except UnsafeInput as exc:
+        raise ConfigError(f"{path} is too large for a config file: {exc}") from None
+    except UnicodeDecodeError as exc:
+        raise ConfigError(f"{path} is not UTF-8 text: {exc}") from None
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{path} is not valid TOML: {exc}") from exc
+    except RecursionError:  # the parser recurses into nested arrays and tables
+        raise ConfigError(f"{path} nests its arrays or tables too deep to be read") from None
 
 
 def _table(raw: dict[str, Any], name: str) -> dict[str, Any]:

@@ -65,6 +65,7 @@ from bot.records.command import RECORDS
 from bot.records.damage import GameDamaged, damage_notice
 from bot.records.diagnosis import diagnose
 from bot.records.proof import random_salt
+from bot.records.seal import record_digest, sealed
 from bot.replies import Message, Notice, Picture, Replies
 from bot.routing import STALE, WITHOUT_GAME, StaleChoice, stores, table_tool
 from bot.schedule.clock import Clock, SystemClock
@@ -126,9 +127,13 @@ def _made(game: Game, decision: str) -> bool:
     return decided is None or decided.key != decision
 
 
+SEED_BITS = 128
+"""Bits of a game's seed: too many to be found by testing guesses against public dice."""
+
+
 def random_seed() -> int:
-    """A fresh game seed (drawn when a game starts, then stored)."""
-    return secrets.randbits(62)
+    """A fresh game seed of 128 bits (drawn when a game starts, then stored)."""
+    return secrets.randbits(SEED_BITS)
 
 
 class GameService:
@@ -492,6 +497,7 @@ class GameService:
             await due.forget(unit.connection, before.id)
             ended = await game_ended(unit.connection, before.id)
             replies = replace(replies, elsewhere=(*replies.elsewhere, *ended))
+            replies = sealed(replies, await record_digest(unit.connection, before.id))
         if replies.public is not None and now is not None and now.state is not None:
             offers = Offers.of(now.id, now.n, public_offers(now.state))
             replies = replace(replies, public=replace(replies.public, offers=offers))

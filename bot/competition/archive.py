@@ -1,6 +1,6 @@
 """``tournament archive NAME``: an organiser's one file with a whole tournament.
 
-A zip holding the public record of every finished table (``titanbot-record/1`` JSON and
+A zip holding the public record of every finished table (``titanbot-record/2`` JSON and
 its readable text: anyone can check each with ``titanbot verify``), the standings as CSV
 and JSON, and the tournament's log (seatings, draws, roll-offs, rulings). A table still
 being played is listed but has no record yet: its record would show every legion.

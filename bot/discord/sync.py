@@ -33,6 +33,7 @@ import discord
 from discord import app_commands
 
 from bot.storage.backends import Target, is_postgres
+from bot.untrusted import parse_json, read_bounded
 
 log = logging.getLogger(__name__)
 
@@ -46,6 +47,8 @@ MAX_DESCRIPTION = 100
 NAME = re.compile(r"[-_\w]{1,32}")
 """A command's or option's name (``^[-_\\p{L}\\p{N}]{1,32}$``, lowercase where it has case)."""
 SUBCOMMAND, GROUP = 1, 2
+MAX_STATE_BYTES = 4 * 1024 * 1024
+"""The most bytes of the file of synced hashes read back (it holds a few hundred)."""
 
 
 class OverLimits(ValueError):
@@ -135,8 +138,8 @@ def _problems_in(item: Mapping[str, Any], where: str) -> Iterator[str]:
 
 def _load(path: Path) -> dict[str, Any]:
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        data = parse_json(read_bounded(path, MAX_STATE_BYTES))
+    except (OSError, ValueError):  # unreadable, too large or too deep: synced again
         return {}
     return data if isinstance(data, dict) else {}
 

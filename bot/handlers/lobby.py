@@ -19,7 +19,7 @@ from bot.handlers.clock import settings
 from bot.handlers.play import replies_after
 from bot.names import clean, display, player_name, same_name
 from bot.offers import Offer, Offers, Style
-from bot.records.proof import reveal_line, start_line
+from bot.records.proof import game_commitment, reveal_line, scheme_of, start_line, starting_pledge
 from bot.replies import Message, Replies
 from bot.schedule import options as clock
 from bot.storage import GameRow, SeatRow, Status, due
@@ -370,20 +370,29 @@ async def start(ctx: Context, game: Game | None, args: Args) -> Replies:
         )
     seed, salt = ctx.seeds(), ctx.salts()
     settings = replace(lobby.settings, invited=())  # invitations not taken lapse
+    where = (lobby.row.guild, lobby.row.channel)
+    pledged = starting_pledge(
+        lobby.id, where, rows.now(), lobby.seats, settings, (seed, salt, ENGINE_VERSION)
+    )
     row = replace(
-        lobby.row, status=Status.ACTIVE, seed=seed, salt=salt, settings=settings.to_json()
+        lobby.row,
+        status=Status.ACTIVE,
+        seed=seed,
+        salt=salt,
+        settings=settings.to_json(),
+        pledge=pledged,
     )
     state, events = initial_state(row, lobby.seats)
     async with ctx.db.transaction() as db:
         await rows.update_game(
-            db, lobby.id, Status.ACTIVE, seed=seed, salt=salt, settings=row.settings
+            db, lobby.id, Status.ACTIVE, seed=seed, salt=salt, settings=row.settings, pledge=pledged
         )
         await rows.save_snapshot(db, lobby.id, 0, encode_state(state))
     started = Game(row, lobby.seats, state, 0)
     replies = replies_after(started, None, None, None, events)
     assert replies.public is not None
     head = f"Game #{lobby.id} begins: " + ", ".join(s.name for s in lobby.seats) + "."
-    head += f"\n{start_line(seed, salt, ENGINE_VERSION)}"
+    head += f"\n{start_line(game_commitment(pledged), ENGINE_VERSION)}"
     return replace(replies, public=replace(replies.public, text=f"{head}\n{replies.public.text}"))
 
 
@@ -408,7 +417,7 @@ async def cancel(ctx: Context, game: Game | None, args: Args) -> Replies:
 
 def _ended(text: str, row: GameRow) -> str:
     """``text`` and, for a game that had started, its dice's seed and salt revealed."""
-    revealed = reveal_line(row.seed, row.salt)
+    revealed = reveal_line(row.seed, row.salt, scheme_of(row.pledge, row.salt))
     return text if revealed is None else f"{text}\n{revealed}"
 
 

@@ -19,7 +19,7 @@ from bot.narration.narrate import Names, narrate, private_events
 from bot.offers import FOLLOWS, Offer, Offers, Style, step
 from bot.offers.board import current_kind
 from bot.offers.model import BACK
-from bot.records.proof import reveal_line
+from bot.records.proof import reveal_line, scheme_of
 from bot.replies import Battle, BattleStage, Message, Picture, PictureKind, Replies
 from bot.second_look import cost
 from bot.storage import games as rows
@@ -237,7 +237,12 @@ def told(game: Game, names: Names, events: Sequence[Event]) -> list[str]:
     """The public lines of ``events``; the game's end is followed at once by the dice's
     seed and salt (before what the end shows, so that a long message cut short keeps it)."""
     end = next((i for i, e in enumerate(events) if isinstance(e, GameOver)), None)
-    revealed = reveal_line(game.row.seed, game.row.salt) if end is not None else None
+    row = game.row
+    revealed = (
+        reveal_line(row.seed, row.salt, scheme_of(row.pledge, row.salt))
+        if end is not None
+        else None
+    )
     if end is None or revealed is None:
         return narrate(events, names)
     return [*narrate(events[: end + 1], names), revealed, *narrate(events[end + 1 :], names)]

@@ -87,7 +87,7 @@ def summary(record: Record, verification: Verification) -> str:
 
 async def public_record(ctx: Context, args: Args) -> Replies:
     """The channel's latest game (or its game ``GAME``), once ended, as its public record:
-    the ``titanbot-record/1`` JSON and the game told in words, two files for the caller.
+    the ``titanbot-record/2`` JSON and the game told in words, two files for the caller.
     Refused while the game is played (it shows every legion), for a game that never
     started, and for a damaged one (an organiser's export reads what it can)."""
     record = await _record_of(ctx, _wanted(args), "give the record of")
@@ -108,7 +108,8 @@ async def public_record(ctx: Context, args: Args) -> Replies:
     text = (
         f"The record of game #{row.id}: {plural(len(record.actions), 'action')}, every die and the "
         "seed and salt behind them. Anyone can check it: `titanbot verify "
-        f"{files[0].filename}`."
+        f"{files[0].filename} --commitment … --record-digest …` with the values the game's "
+        "start and end announced."
     )
     return Replies(ephemeral=Message(text, attachments=files))
 

@@ -1,9 +1,10 @@
 """An organiser's export of a stored game: a JSON file of everything still readable.
 
-The file holds the game row (status, settings, seed and salt, and why it is damaged, if it is),
-the seats, every readable action with its events, the rows that cannot be read (with
-their raw text, to help a repair) and what the verification found. It shows every
-legion's contents: only organisers get it (see :mod:`bot.records.command`).
+The file holds the game row (status, settings, seed and salt, the pledge its commitment
+binds, and why it is damaged, if it is), the seats, every readable action with its events,
+the rows that cannot be read (with their raw text, to help a repair) and what the
+verification found. It shows every legion's contents: only organisers get it (see
+:mod:`bot.records.command`).
 """
 
 from __future__ import annotations
@@ -56,6 +57,7 @@ def export_document(record: Record, verification: Verification) -> dict[str, Any
             "settings": row.settings,
             "seed": row.seed,
             "salt": row.salt,
+            "pledge": row.pledge,
             "created_at": row.created_at,
             "updated_at": row.updated_at,
         },

@@ -17,7 +17,7 @@ from bot.records.public import FORMAT
 
 
 def record_text(document: dict[str, Any]) -> str:
-    """The readable record of ``document`` (a ``titanbot-record/1`` document)."""
+    """The readable record of ``document`` (a public record document)."""
     names = names_of(document)
     lines = _head(document, names)
     try:
@@ -46,13 +46,15 @@ def _head(document: dict[str, Any], names: dict[int, str]) -> list[str]:
         f"{'with' if settings.get('time_limit') else 'no'} time limit",
     ]
     lines = [
-        f"TITAN, game #{document.get('game')} ({FORMAT}, engine {document.get('engine')})",
+        f"TITAN, game #{document.get('game')} ({document.get('format', FORMAT)}, engine "
+        f"{document.get('engine')})",
         f"Players: {seats}",
         f"Options: {', '.join(options)}",
         f"Opened {document.get('opened_at')}, ended {document.get('ended_at')}",
     ]
     if dice.get("commitment") is not None:
-        lines.append(f"Dice commitment (announced at the start): {dice['commitment']}")
+        scheme = dice.get("scheme") or "titanbot-dice/1"
+        lines.append(f"Commitment (announced at the start, {scheme}): {dice['commitment']}")
         lines.append(f"Seed {dice['seed']}, salt {dice['salt']}")
     else:
         lines.append(f"Seed {dice['seed']}")
@@ -64,5 +66,7 @@ def _end(document: dict[str, Any], names: dict[int, str]) -> str:
     result = document.get("result") or {}
     if result.get("ended") == "cancelled":
         return "\nThe game was cancelled."
+    if result.get("ended") == "adjudicated":
+        return "\nThe game was ended by an organiser's ruling."
     winners = result.get("winners") or []
     return f"\nGame over: {result_text(list(winners), result.get('reason'), names)}."

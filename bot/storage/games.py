@@ -16,6 +16,7 @@ from typing import Any
 from bot.storage.checksum import snapshot_checksum
 from bot.storage.connection import Connection
 from bot.storage.errors import LostRace
+from bot.untrusted import loads
 
 
 class Status(Enum):
@@ -52,6 +53,9 @@ class GameRow:
     revision: int = 0
     """Bumped by every change to the game: a change made from an older one is refused
     (:class:`~bot.storage.errors.LostRace`), and a cached game older than it reloaded."""
+    pledge: str | None = None
+    """The canonical JSON that the start's commitment hashes (:mod:`bot.records.proof`);
+    None before the start and for games started before ``titanbot-game/2``."""
 
 
 @dataclass(frozen=True)
@@ -98,29 +102,45 @@ class ActionRow:
     cause: str | None = None
 
 
+SEED_DIGITS = 80
+"""The most decimal digits of a stored seed (a 256-bit number has 78)."""
+
+
 def now() -> str:
     """The current UTC time as stored (ISO 8601)."""
     return datetime.now(UTC).isoformat(timespec="milliseconds")
 
 
 _GAME_COLUMNS = (
-    "id, channel, guild, status, settings, seed, created_at, updated_at, damaged, salt, revision"
+    "id, channel, guild, status, settings, seed_text, created_at, updated_at, damaged, salt,"
+    " revision, pledge"
 )
 _OPEN = "status IN ('lobby', 'active')"
 
 
 def _game(row: Iterable[Any]) -> GameRow:
-    id_, channel, guild, status, settings, seed, created, updated, damaged, salt, revision = row
+    id_, channel, guild, status, settings, seed, created, updated, damaged, salt, *rest = row
+    revision, pledge = rest
     try:
-        decoded = json.loads(settings)
+        decoded = loads(settings)
     except (TypeError, ValueError):
         decoded = None
     if not isinstance(decoded, dict):
         decoded = {}
     return GameRow(
-        id_, channel, guild, Status(status), decoded, seed, created, updated, damaged, salt,
-        revision,
+        id_, channel, guild, Status(status), decoded, stored_seed(seed), created, updated,
+        damaged, salt, revision, pledge,
     )  # fmt: skip
+
+
+def stored_seed(text: object) -> int | None:
+    """The seed kept in decimal text (None when there is none, or it is not a whole
+    number: the checks then name a started game without a seed)."""
+    if isinstance(text, int) and not isinstance(text, bool):
+        return text
+    if isinstance(text, str) and text.isascii() and text.isdigit() and len(text) <= SEED_DIGITS:
+        return int(text)
+    return None
 
 
 async def open_game(db: Connection, channel: int) -> GameRow | None:
@@ -229,25 +249,28 @@ async def update_game(
     salt: str | None = None,
     settings: dict[str, Any] | None = None,
     expect: int | None = None,
+    pledge: str | None = None,
 ) -> int:
-    """Set the status (and seed, salt or settings when given); bump ``updated_at`` and
-    the revision; the new revision.
+    """Set the status (and seed, salt, pledge or settings when given); bump ``updated_at``
+    and the revision; the new revision.
 
     With ``expect``, only if the game is still at that revision: else (another writer
     changed it first) :class:`~bot.storage.errors.LostRace`. On a shared database the
     update holds the game's row until the transaction ends, so writers of one game take
     turns."""
     salted = " salt = ?," if salt is not None else ""
+    pledged = " pledge = ?," if pledge is not None else ""
     expected = " AND revision = ?" if expect is not None else ""
     async with db.execute(
-        "UPDATE games SET status = ?, updated_at = ?, seed = coalesce(?, seed),"
-        f"{salted} settings = coalesce(?, settings), revision = revision + 1"
+        "UPDATE games SET status = ?, updated_at = ?, seed_text = coalesce(?, seed_text),"
+        f"{salted}{pledged} settings = coalesce(?, settings), revision = revision + 1"
         f" WHERE id = ?{expected} RETURNING revision",
         (
             status.value,
             now(),
-            seed,
+            str(seed) if seed is not None else None,
             *((salt,) if salt is not None else ()),
+            *((pledge,) if pledge is not None else ()),
             json.dumps(settings, sort_keys=True) if settings is not None else None,
             game_id,
             *((expect,) if expect is not None else ()),

@@ -303,4 +303,14 @@ MIGRATIONS: tuple[str, ...] = (
         PRIMARY KEY (game, user)
     ) WITHOUT ROWID;
     """,
+    # 14: the game's commitment (bot/records/proof.py, titanbot-game/2). Seeds have 128
+    # bits, more than an INTEGER holds: every seed is kept in decimal in ``seed_text``
+    # (the older ``seed`` column is no longer written). ``pledge`` is the canonical JSON
+    # that the start's commitment is the SHA-256 of: the game's identity, seats,
+    # settings, engine, seed and salt (None for games started before it).
+    """
+    ALTER TABLE games ADD COLUMN seed_text TEXT;
+    ALTER TABLE games ADD COLUMN pledge TEXT;
+    UPDATE games SET seed_text = CAST(seed AS TEXT) WHERE seed IS NOT NULL;
+    """,
 )

@@ -23,6 +23,7 @@ from bot.storage import games as rows
 from bot.storage.checksum import checksum_holds
 from bot.storage.connection import Connection
 from bot.storage.eventlog import events_to_json
+from bot.untrusted import loads
 from engine.codec import decode, encode
 from engine.errors import IllegalAction, TitanError
 from engine.game.actions import Action, action_from_json, action_to_json
@@ -217,15 +218,15 @@ def encode_state(state: GameState) -> str:
 
 
 def decode_state(text: str) -> GameState:
-    state: GameState = decode(GameState, json.loads(text))
+    state: GameState = decode(GameState, loads(text))
     return state
 
 
 def read_action(entry: ActionRow) -> Action:
     """The logged action; :class:`DamagedLog` when its JSON (action or events) is unreadable."""
     try:
-        action = action_from_json(json.loads(entry.action))
-        events = json.loads(entry.events)
+        action = action_from_json(loads(entry.action))
+        events = loads(entry.events)
     except (ValueError, TypeError, KeyError, AttributeError) as exc:
         raise DamagedLog(f"action {entry.n} cannot be read", entry.n, str(exc)) from exc
     if not isinstance(events, list):

@@ -81,6 +81,10 @@ def _tournament(row: Iterable[Any]) -> TournamentRow:
     return TournamentRow(id_, guild, name, status, json.loads(settings), seed, channel)
 
 
+TOURNAMENT_SEEDS = 1 << 62
+"""A tournament's seed is below this (its draws are public; a game's seed is not)."""
+
+
 async def create(
     db: Connection,
     guild: int | None,
@@ -89,6 +93,9 @@ async def create(
     seed: int,
     channel: int,
 ) -> int:
+    # A tournament's draws are public (its log shows them): its seed need not be secret,
+    # and a game's 128-bit seed is cut to what an INTEGER column holds.
+    seed %= TOURNAMENT_SEEDS
     cursor = await db.execute(
         "INSERT INTO tournaments (guild, name, status, settings, seed, channel, created_at)"
         " VALUES (?, ?, ?, ?, ?, ?, ?)",

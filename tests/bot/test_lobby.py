@@ -32,8 +32,8 @@ async def test_open_join_start(service, db_target):
     assert started.public.mention == (game.user_of(chooser), *others)  # every player, once
     assert f"Waiting for **{game.name_of(chooser)}** to choose a colour" in started.public.text
     assert game.settings.record_keeping and game.state.options.record_keeping
-    [row] = query(db_target, "SELECT status, seed, guild FROM games")
-    assert row == ("active", SEED, 9)
+    [row] = query(db_target, "SELECT status, seed_text, guild FROM games")
+    assert row == ("active", str(SEED), 9)
     snapshots = query(db_target, "SELECT game, n FROM snapshots")
     assert snapshots == [(game.id, 0)]
 

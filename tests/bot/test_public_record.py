@@ -20,8 +20,9 @@ import pytest
 
 from bot.cli import main
 from bot.context import Place
-from bot.records.check_record import check_record, rolls
-from bot.records.proof import commitment, commitment_holds
+from bot.records.canonical import digest
+from bot.records.check_record import UNBOUND, Announced, check_record, pledged, rolls
+from bot.records.proof import GAME_SCHEME
 from bot.records.public import FORMAT, NotARecord, read_record
 from bot.service import GameService
 from bot.storage.backends import Target
@@ -33,7 +34,8 @@ CHANNEL = 8
 GAMES = ((3_141_592_653_589_793_238, 2, 5), (2_718_281_828_459_045_235, 3, 11))
 """(seed, players, agent seed): seeds far from any number a message could hold."""
 SALT = "0123456789abcdef" * 2
-COMMITTED = re.compile(r"Dice commitment: `([0-9a-f]{64})`")
+COMMITTED = re.compile(r"Game commitment: `([0-9a-f]{64})`")
+DIGESTED = re.compile(r"Record digest: `([0-9a-f]{64})`")
 ASKED = ("status", "history 20", "legions", "board", "record")
 SPECTATOR = 999
 
@@ -83,6 +85,14 @@ def document_of(played: dict[str, Any]) -> dict[str, Any]:
     return read_record(json_file.data)
 
 
+def announced_in(played: dict[str, Any]) -> Announced:
+    """The commitment the start announced and the record digest the end announced."""
+    bodies = played["outbox"]
+    [made] = {m for body in bodies for m in COMMITTED.findall(body)}
+    [sealed] = {m for body in bodies for m in DIGESTED.findall(body)}
+    return Announced(made, sealed)
+
+
 @pytest.mark.parametrize("game", GAMES)
 async def test_a_finished_game_s_record_verifies(tmp_path_factory, game):
     played = await finished(tmp_path_factory, game)
@@ -93,21 +103,31 @@ async def test_a_finished_game_s_record_verifies(tmp_path_factory, game):
     document = document_of(played)
     seed, players, _ = game
     assert document["format"] == FORMAT and document["engine"] == ENGINE_VERSION
+    announced = announced_in(played)
     assert document["dice"] == {
-        "scheme": "titanbot-dice/1",
-        "seed": seed,
+        "scheme": GAME_SCHEME,
+        "seed": str(seed),
         "salt": SALT,
-        "commitment": commitment(seed, SALT),
+        "commitment": announced.commitment,
     }
+    assert (document["game"], document["guild"], document["channel"]) == (1, None, str(CHANNEL))
+    assert document["opened_at"] < document["started_at"] < document["ended_at"]
     assert [p["seat"] for p in document["players"]] == list(range(players))
     assert all(p["user"] == str(caller(CHANNEL, p["seat"]).user) for p in document["players"])
     assert document["result"]["ended"] == "over" and document["result"]["winners"]
     assert [a["n"] for a in document["actions"]] == list(range(1, len(document["actions"]) + 1))
-    verdict = check_record(document)
+    verdict = check_record(document, announced)
     assert verdict.ok, verdict.text
-    assert verdict.text.startswith(f"verified: game #1, {players} players, ")
+    first, made, sealed = verdict.text.split("\n")
+    assert first.startswith(f"verified: game #1, {players} players, ")
+    assert made.startswith(f"commitment: {announced.commitment} ({GAME_SCHEME}: it binds ")
+    assert made.endswith("the one announced at the start.")
+    assert sealed == f"record digest: {announced.record_digest}, the one announced at the end."
+    alone = check_record(document)
+    assert alone.ok and alone.text.split("\n")[0] == first
+    assert alone.text.endswith(f"--record-digest.\n{UNBOUND}")
     text = replies.ephemeral.attachments[1].data.decode()
-    assert text.startswith("TITAN, game #1 (titanbot-record/1")
+    assert text.startswith(f"TITAN, game #1 ({FORMAT}")
     assert f"#{len(document['actions'])} " in text and "Game over" in text.splitlines()[-1]
 
 
@@ -124,9 +144,12 @@ async def test_the_start_commits_and_only_the_end_reveals(tmp_path_factory, game
     assert end.index("Game over") < end.index("Dice revealed")  # right after the end's line
     for body in [*before, *played["answers"]]:
         assert str(seed) not in body and SALT not in body
-    [announced] = {m for body in bodies for m in COMMITTED.findall(body)}
-    assert announced == document["dice"]["commitment"]
-    assert commitment_holds(seed, SALT, announced)
+    announced = announced_in(played)
+    assert announced.commitment == document["dice"]["commitment"] == digest(pledged(document))
+    assert announced.record_digest == digest(document)  # the record given later is the one
+    assert all(announced.record_digest in body for body in bodies[ends[0] :][:1])
+    starts = [body for body in bodies if announced.commitment in body]
+    assert len(starts) == 1 and bodies.index(starts[0]) < ends[0]
     refusals = [text for text in played["answers"] if "still being played" in text]
     assert refusals and all("once the game is over" in text for text in refusals)
 
@@ -186,17 +209,20 @@ async def test_each_change_is_refused_naming_the_first_difference(tmp_path_facto
     assert "the replay refuses it" in said
 
     def change_seed(d):
-        d["dice"]["seed"] += 1
+        d["dice"]["seed"] = str(int(d["dice"]["seed"]) + 1)
 
     def change_salt(d):
         d["dice"]["salt"] = "f" + d["dice"]["salt"][1:]
 
     for change in (change_seed, change_salt):
-        assert _tampered(document, change) == "the commitment does not match the seed and salt"
+        assert _tampered(document, change) == (
+            "the commitment does not match the record: its server, channel, number, start, "
+            "seats, settings, engine, seed or salt differ from what was committed"
+        )
 
     def forge_seed(d):  # a new seed with its own commitment: the dice are not the record's
-        d["dice"]["seed"] += 1
-        d["dice"]["commitment"] = commitment(d["dice"]["seed"], d["dice"]["salt"])
+        change_seed(d)
+        d["dice"]["commitment"] = digest(pledged(d))
 
     said = _tampered(document, forge_seed)
     assert said.startswith("the game's setup: the record's events differ from the replay")
@@ -229,23 +255,41 @@ def _changed_events(document, change, n):
 
 async def test_titanbot_verify_reads_json_and_gzip(tmp_path_factory, tmp_path, capsys):
     played = await finished(tmp_path_factory, GAMES[0])
+    announced = announced_in(played)
     data = played["replies"].ephemeral.attachments[0].data
     plain, packed = tmp_path / "r.json", tmp_path / "r.json.gz"
     plain.write_bytes(data)
     packed.write_bytes(gzip.compress(data))
+    given = ["--commitment", f"`{announced.commitment}`", "--record-digest"]
     for path in (plain, packed):
+        assert main(["verify", str(path), *given, announced.record_digest.upper()]) == 0
+        said = capsys.readouterr().out
+        assert said.startswith("verified: game #1, 2 players, ")
+        assert f"commitment: {announced.commitment} (" in said
+        assert f"record digest: {announced.record_digest}, the one announced" in said
+        assert UNBOUND not in said
         assert main(["verify", str(path)]) == 0
-        assert capsys.readouterr().out.startswith("verified: game #1, 2 players, ")
+        assert capsys.readouterr().out.endswith(f"{UNBOUND}\n")
+    assert main(["verify", str(plain), "--record-digest", "0" * 64]) == 1
+    said = capsys.readouterr().out
+    assert said == (
+        f"{plain}: the record's digest is {announced.record_digest}, not the announced "
+        f"{'0' * 64}: this is not the record announced at the game's end\n"
+    )
     document = json.loads(data)
     document["dice"]["salt"] = "0" * 32
     plain.write_text(json.dumps(document))
     assert main(["verify", str(plain)]) == 1
     said = capsys.readouterr().out
-    assert said == f"{plain}: the commitment does not match the seed and salt\n"
+    assert said.startswith(f"{plain}: the commitment does not match the record: ")
     plain.write_text('{"format": "something-else"}')
     assert main(["verify", str(plain)]) == 1
-    assert "not a titanbot-record/1 record" in capsys.readouterr().out
+    assert f"not a {FORMAT} record" in capsys.readouterr().out
     assert main(["verify", str(tmp_path / "absent.json")]) == 2
+    with pytest.raises(SystemExit) as refused:
+        main(["verify", str(plain), "--commitment", "not-hex"])
+    assert refused.value.code == 2
+    assert "'not-hex' is not a SHA-256 digest" in capsys.readouterr().err
 
 
 def test_unreadable_bytes_are_no_record():
@@ -287,13 +331,19 @@ async def test_a_game_started_before_commitments_reveals_its_seed_and_has_no_com
     service, db_target
 ):
     await open_game(service, CHANNEL, 2)
-    execute(db_target, "UPDATE games SET salt = NULL")
+    execute(db_target, "UPDATE games SET salt = NULL, pledge = NULL")
     service.forget()
     await play(service, CHANNEL, 5)
     given = await service.submit(Place(CHANNEL), caller(SPECTATOR, 0), "record")
     document = read_record(given.ephemeral.attachments[0].data)
     assert document["dice"]["salt"] is None and document["dice"]["commitment"] is None
     verdict = check_record(document)
-    assert verdict.ok and "no commitment was made (seed 42)" in verdict.text
+    assert verdict.ok and "commitment: none (the game started before commitments; seed 42)." in (
+        verdict.text
+    )
+    assert verdict.text.endswith(UNBOUND)
+    refused = check_record(document, Announced(commitment="ab" * 32))
+    assert not refused.ok
+    assert refused.text == f"the record carries no commitment, but {'ab' * 32} was announced"
     bodies = _outbox(db_target)
     assert any("Dice revealed: seed 42. " in body for body in bodies)

@@ -47,7 +47,7 @@ async def scenario(store: Any, monkeypatch: pytest.MonkeyPatch) -> dict[str, Any
         seen["ids"] = (first, second)
         await games.set_seats(db, first, [SeatRow(1, ALICE, "Alice"), SeatRow(2, BOB, "Bob")])
         await games.set_seats(db, second, [SeatRow(1, BOB, "Bob"), SeatRow(2, -1, "AI 1")])
-        await games.update_game(db, first, Status.ACTIVE, seed=2**62, salt="salty")
+        await games.update_game(db, first, Status.ACTIVE, seed=2**128 - 1, salt="salty")
         await games.update_game(db, second, Status.ACTIVE, seed=7)
         for n in range(1, 6):
             events = '[{"type": "TurnStarted", "number": 1}]' if n == 1 else "[]"
