@@ -100,6 +100,7 @@ async def check_rows(db: Connection) -> tuple[Problems, Known]:
         ("ratings", _ratings),
         ("tournament_log", _tournament_log),
         ("leases", _leases),
+        ("secret_readers", _secret_readers),
     )
     for table, check in checks:
         try:
@@ -125,6 +126,10 @@ def _number(value: Any) -> bool:
 
 def _text(value: Any) -> bool:
     return isinstance(value, str)
+
+
+def _decimal(value: Any) -> bool:
+    return isinstance(value, str) and value.isascii() and value.isdecimal()
 
 
 def _wrong(
@@ -170,8 +175,8 @@ def _say(
 async def _games(db: Connection, known: Known, problems: Problems) -> None:
     """The games' own columns (their log is the per-game check's); the known statuses."""
     statuses = tuple(s.value for s in rows.Status)
-    for game, status, channel, seed, salt in await _all(
-        db, "SELECT id, status, channel, seed, salt FROM games ORDER BY id"
+    for game, status, channel, seed, salt, pledge in await _all(
+        db, "SELECT id, status, channel, seed_text, salt, pledge FROM games ORDER BY id"
     ):
         known.statuses[game] = status
         _say(
@@ -182,8 +187,9 @@ async def _games(db: Connection, known: Known, problems: Problems) -> None:
                 (
                     ("status", status, _one_of(statuses), _name(statuses)),
                     ("channel", channel, _integer, "a channel id"),
-                    ("seed", seed, _or_none(_integer), "a number"),
+                    ("seed", seed, _or_none(_decimal), "a number in decimal"),
                     ("salt", salt, _or_none(_text), "text"),
+                    ("pledge", pledge, _or_none(_json), "JSON"),
                 )
             ),
         )
@@ -547,3 +553,13 @@ async def _leases(db: Connection, known: Known, problems: Problems) -> None:
                 )
             ),
         )
+
+
+async def _secret_readers(db: Connection, known: Known, problems: Problems) -> None:
+    """Who read a game's secrets while it was played: a game that exists, a user, a time."""
+    sql = "SELECT game, user, at FROM secret_readers ORDER BY game, user"
+    for game, user, at in await _all(db, sql):
+        wrong = _wrong((("user", user, _integer, "a user id"), ("at", at, _text, "a time")))
+        if game not in known.statuses:
+            wrong.append(f"it refers to game #{game}, which does not exist")
+        _say(problems, f"the secrets' reader {user} of game #{game}", wrong, game=game)

@@ -220,6 +220,8 @@ async def test_a_value_of_the_wrong_kind_in_a_file_is_named(
         f"INSERT INTO due (game, kind, at) VALUES ({game}, 'deadline', 'never')",
         "INSERT INTO tournament_log (tournament, at, text) VALUES (99, 'now', 'ghost')",
         "INSERT INTO leases (name, holder, until) VALUES ('tables', 'someone', 'ever')",
+        "INSERT INTO secret_readers (game, user, at) VALUES (999, 7, 'now')",
+        f"UPDATE games SET seed_text = 'lucky' WHERE id = {game}",
     )
     ((item,),) = query(path, "SELECT max(id) FROM due")
     status, lines = await check(path, capsys)
@@ -230,6 +232,8 @@ async def test_a_value_of_the_wrong_kind_in_a_file_is_named(
         f"user {PLAYERS[2]}: its away_from 'later' is not a time",
         f"due item {item}: its at 'never' is not a time",
         "the lease 'tables': its until 'ever' is not a time",
+        "the secrets' reader 7 of game #999: it refers to game #999, which does not exist",
+        f"game #{game}: its seed 'lucky' is not a number in decimal",
     ):
         assert line in lines, (line, lines)
     assert any(
