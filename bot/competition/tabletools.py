@@ -20,6 +20,7 @@ from bot.context import Caller, Context, Place
 from bot.handlers.handover import hand_over
 from bot.handlers.secrets import refuse_reader
 from bot.names import display
+from bot.records.proof import reveal_line, scheme_of
 from bot.replies import Message, Notice, Replies
 from bot.storage import games as rows
 from bot.storage import tournaments as store
@@ -80,6 +81,11 @@ async def adjudicate(service: GameService, place: Place, caller: Caller, args: A
         )
         lines = [f"⚖️ Organiser **{by}** adjudicated this game ({kind}): {ranked}."]
         lines.append(f"Reason: {reason}")
+        revealed = reveal_line(
+            game.row.seed, game.row.salt, scheme_of(game.row.pledge, game.row.salt)
+        )
+        if revealed is not None:  # the game is over: its dice may be checked
+            lines.append(revealed)
         return Replies(public=Message("\n".join(lines)), elsewhere=told)
 
     replies = await service.change(Place(table.channel, place.guild), caller, work)

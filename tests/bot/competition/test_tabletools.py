@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from bot.competition.codec import result_from_json
+from bot.records.seal import record_digest
 from bot.service import GameService
 from bot.storage import games as rows
 from bot.storage import tournaments as store
@@ -46,7 +47,14 @@ async def test_adjudication_by_score_and_by_ruling_ends_the_heat(service):
     assert [p.place for p in ruled.places] == [1, 2, 2]
     assert any("reason: the time is up" in t for t in log)
     assert len(rated) == 7
-    assert any("adjudicated this game (by score)" in p for p in await posts(service, one.channel))
+    [ruled_post] = [p for p in await posts(service, one.channel) if "adjudicated this game" in p]
+    assert "(by score)" in ruled_post
+    async with service.db.reading() as db:  # the dice and the record may now be checked
+        ended = await rows.game(db, one.game)
+        sealed_with = await record_digest(db, one.game)  # type: ignore[arg-type]
+    assert ended is not None and sealed_with is not None
+    assert f"Dice revealed: seed {ended.seed}, salt `{ended.salt}`" in ruled_post
+    assert f"Record digest: `{sealed_with}`" in ruled_post
     told = await posts(service, HERE.channel)
     assert any("Adjudicated: " in p and "left for good" in p for p in told)
     assert any("Heat 1 is over. Standings:" in p for p in told)
