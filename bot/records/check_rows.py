@@ -175,24 +175,42 @@ def _say(
 async def _games(db: Connection, known: Known, problems: Problems) -> None:
     """The games' own columns (their log is the per-game check's); the known statuses."""
     statuses = tuple(s.value for s in rows.Status)
-    for game, status, channel, seed, salt, pledge in await _all(
-        db, "SELECT id, status, channel, seed_text, salt, pledge FROM games ORDER BY id"
-    ):
+    sql = "SELECT id, status, channel, guild, seed_text, salt, pledge FROM games ORDER BY id"
+    for game, status, channel, guild, seed, salt, pledge in await _all(db, sql):
         known.statuses[game] = status
-        _say(
-            problems,
-            f"game #{game}",
-            game=game,
-            found=_wrong(
-                (
-                    ("status", status, _one_of(statuses), _name(statuses)),
-                    ("channel", channel, _integer, "a channel id"),
-                    ("seed", seed, _or_none(_decimal), "a number in decimal"),
-                    ("salt", salt, _or_none(_text), "text"),
-                    ("pledge", pledge, _or_none(_json), "JSON"),
-                )
-            ),
+        wrong = _wrong(
+            (
+                ("status", status, _one_of(statuses), _name(statuses)),
+                ("channel", channel, _integer, "a channel id"),
+                ("seed", seed, _or_none(_decimal), "a number in decimal"),
+                ("salt", salt, _or_none(_text), "text"),
+                ("pledge", pledge, _or_none(_json), "JSON"),
+            )
         )
+        if not wrong and pledge is not None:
+            wrong = _unpledged(json.loads(pledge), (game, guild, channel, seed, salt))
+        _say(problems, f"game #{game}", wrong, game=game)
+
+
+def _unpledged(pledged: Any, stored: tuple[Any, ...]) -> list[str]:
+    """Where the game's row differs from what its start's commitment bound (its number,
+    server, channel, seed and salt; the seats may change hands since, and the per-game
+    check replays the settings)."""
+    if not isinstance(pledged, dict):
+        return ["its pledge is not a JSON object"]
+    game, guild, channel, seed, salt = stored
+    expected = {
+        "game": game,
+        "guild": None if guild is None else str(guild),
+        "channel": str(channel),
+        "seed": seed,
+        "salt": salt,
+    }
+    return [
+        f"its {key} {value!r} is not the {pledged.get(key)!r} its pledge committed to"
+        for key, value in expected.items()
+        if pledged.get(key) != value
+    ]
 
 
 async def _seats(db: Connection, known: Known, problems: Problems) -> None:

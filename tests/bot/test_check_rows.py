@@ -241,3 +241,33 @@ async def test_a_value_of_the_wrong_kind_in_a_file_is_named(
         and line.endswith(": it refers to tournament #99, which does not exist")
         for line in lines
     ), lines
+
+
+async def test_a_game_row_that_differs_from_its_pledge_is_named(
+    db_target: Target, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The start's commitment bound the game's number, place, seed and salt: a row changed
+    since (here the salt, the channel) no longer agrees with it."""
+    await build(db_target)
+    game = ids(db_target)["game"]
+    ((salt, channel),) = query(db_target, "SELECT salt, channel FROM games WHERE id = ?", game)
+    changed = "0" * len(salt)
+    sql = "UPDATE games SET salt = ?, channel = ? WHERE id = ?"
+    assert execute(db_target, sql, changed, channel + 1, game) == 1
+    status, lines = await check(db_target, capsys)
+    assert status == 1
+    for line in (
+        f"game #{game}: its salt {changed!r} is not the {salt!r} its pledge committed to",
+        f"game #{game}: its channel {str(channel + 1)!r} is not the {str(channel)!r} its "
+        "pledge committed to",
+    ):
+        assert line in lines, (line, lines)
+
+
+async def test_a_healthy_database_agrees_with_every_pledge(
+    db_target: Target, capsys: pytest.CaptureFixture[str]
+) -> None:
+    await build(db_target)
+    assert query(db_target, "SELECT count(*) FROM games WHERE pledge IS NOT NULL")[0][0] >= 4
+    status, lines = await check(db_target, capsys)
+    assert status == 0, lines
