@@ -72,6 +72,8 @@ class TableOpener:
         self._again = False
         self._reported: dict[tuple[int, int], float] = {}
         """When each (tournament, heat) was last reported (monotonic seconds)."""
+        self._told_damage: set[tuple[int, int, int]] = set()
+        """The damaged tables (tournament, heat, number) whose tournament was told so."""
 
     def wake(self) -> None:
         if self._task is not None and not self._task.done():
@@ -120,10 +122,18 @@ class TableOpener:
                 await leases.give_up(db, leases.TABLES, self.service.holder)
 
     async def _open_waiting(self) -> int:
+        """Open the waiting tables, tournament by tournament: a table that cannot open (its
+        row damaged, a refusal, a failure) holds up the rest of its own tournament only."""
         async with self.service.db.reading() as db:
             waiting = await store.opening_tables(db)
+            damaged = await store.unreadable_opening_tables(db)
+        held = {tournament_id for tournament_id, *_ in damaged}
+        for tournament_id, heat, number, reason in damaged:
+            await self._tell_damage(tournament_id, heat, number, reason)
         opened = 0
         for tournament_id, table in waiting:
+            if tournament_id in held:
+                continue
             if not await self._hold():  # renewed table by table; lost: another took over
                 return opened
             await self._report(tournament_id, table.heat, first=True)
@@ -132,13 +142,30 @@ class TableOpener:
                 await self._report(tournament_id, table.heat)
             except Refused as exc:
                 await self._tell(tournament_id, f"⚠️ Table {table.number} could not open: {exc}")
-                return opened
+                held.add(tournament_id)
             except Exception:
                 log.exception("tournament %s: table %s failed", tournament_id, table.number)
-                return opened
+                held.add(tournament_id)
         for tournament_id, heat in dict.fromkeys((t, table.heat) for t, table in waiting):
-            await self._report(tournament_id, heat, last=True)
+            if tournament_id not in held:
+                await self._report(tournament_id, heat, last=True)
         return opened
+
+    async def _tell_damage(self, tournament_id: int, heat: int, number: int, reason: str) -> None:
+        """Tell the tournament's channel, once, that a table of it cannot open because its
+        row is damaged, and what to do."""
+        if (tournament_id, heat, number) in self._told_damage:
+            return
+        self._told_damage.add((tournament_id, heat, number))
+        log.warning(
+            "tournament %s: table %s.%s is damaged: %s", tournament_id, heat, number, reason
+        )
+        await self._tell(
+            tournament_id,
+            f"⚠️ Table {heat}.{number} cannot open: its stored row is damaged ({reason}). The "
+            "other tournaments go on; the bot's operator can list every damaged row with "
+            "`titanbot check-db` and mend it (or restore a backup).",
+        )
 
     async def _report(
         self, tournament_id: int, heat: int, *, first: bool = False, last: bool = False

@@ -305,13 +305,31 @@ async def table_over(db: Connection, game: int) -> None:
 
 
 async def opening_tables(db: Connection) -> list[tuple[int, TableRow]]:
-    """Every table still to be opened, in every tournament (a heat being seated)."""
+    """Every table still to be opened, in every tournament (a heat being seated); the
+    tables whose row cannot be read are left out (:func:`unreadable_opening_tables`)."""
+    return [(t, table) for t, table in await _opening(db) if isinstance(table, TableRow)]
+
+
+async def unreadable_opening_tables(db: Connection) -> list[tuple[int, int, int, str]]:
+    """The tables still to be opened whose row cannot be read: (tournament, heat, number,
+    what is wrong), so that one damaged row holds up its own tournament only."""
+    return [(t, *table) for t, table in await _opening(db) if not isinstance(table, TableRow)]
+
+
+async def _opening(db: Connection) -> list[tuple[int, TableRow | tuple[int, int, str]]]:
     async with db.execute(
         f"SELECT tournament, {_TABLE} FROM tables WHERE status = ? ORDER BY tournament, heat,"
         " number",
         (OPENING,),
     ) as cursor:
-        return [(int(r[0]), _table(r[1:])) async for r in cursor]
+        found = [tuple(r) async for r in cursor]
+    read: list[tuple[int, TableRow | tuple[int, int, str]]] = []
+    for tournament, *row in found:
+        try:
+            read.append((int(tournament), _table(row)))
+        except (ValueError, TypeError, RecursionError) as exc:
+            read.append((int(tournament), (row[0], row[1], f"its players cannot be read ({exc})")))
+    return read
 
 
 # --- results and ratings ----------------------------------------------------------------------

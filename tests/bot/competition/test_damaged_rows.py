@@ -7,7 +7,7 @@ from __future__ import annotations
 from bot.records.diagnosis import tournament_damage_notice
 from bot.service import GameService
 from bot.storage.backends import Target
-from tests.bot.competition.test_desk import HERE, ORGANISER, run, seated
+from tests.bot.competition.test_desk import HERE, ORGANISER, posts, run, seated
 from tests.bot.tampering import execute, query
 
 OTHER = "tournament create V players 3-4"
@@ -97,3 +97,28 @@ async def test_a_garbage_rated_result_gets_the_ratings_damage_notice(service, db
     )
     refused, text = await told(service, "ratings")  # the stored ratings read as before
     assert not refused and text.startswith("Ratings (")
+
+
+async def test_a_damaged_table_waiting_to_open_holds_up_its_own_tournament_only(service, db_target):
+    await seated(service)
+    w = w_id(db_target)
+    garbage = (
+        "UPDATE tables SET status = 'opening', players = '[1, 2'"
+        " WHERE tournament = ? AND heat = 1 AND number = 2"
+    )
+    assert execute(db_target, garbage, w) == 1
+    others = " ".join(f"<@{300_000_000_000_000_700 + i}>" for i in range(3))
+    for text in (OTHER, f"tournament add V {others}", "tournament close V", "tournament heat V"):
+        await run(service, text)
+    await service.tables.idle()
+    ((v_open,),) = query(
+        db_target,
+        "SELECT count(*) FROM tables JOIN tournaments ON tournaments.id = tables.tournament"
+        " WHERE tournaments.name = 'V' AND tables.status = 'playing' AND game IS NOT NULL",
+    )
+    assert v_open == 1  # V's table opened all the same
+    notice = "⚠️ Table 1.2 cannot open: its stored row is damaged (its players cannot be read"
+    assert sum(notice in p for p in await posts(service, HERE.channel)) == 1
+    service.tables.wake()  # looked at again: W's channel is not told twice
+    await service.tables.idle()
+    assert sum(notice in p for p in await posts(service, HERE.channel)) == 1
