@@ -34,7 +34,6 @@ let go once the game waits for a person; another process's scheduler takes the g
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import time
 from collections.abc import Sequence
@@ -232,9 +231,10 @@ class AiRunner:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
         self._tasks.clear()
-        if self._held and self.service.db.shared:
-            with contextlib.suppress(Exception):  # the database may be gone already
+        if self.service.db.shared:  # every AI lease of this process, held or half taken
+            try:
                 async with self.service.db.transaction() as db:
-                    for channel in self._held:
-                        await leases.give_up(db, leases.ai_lease(channel), self.service.holder)
-            self._held.clear()
+                    await leases.give_up_prefixed(db, leases.AI_PREFIX, self.service.holder)
+            except Exception:  # the database may be gone already: the leases run out
+                log.warning("the AI leases could not be let go", exc_info=True)
+        self._held.clear()

@@ -21,8 +21,11 @@ def outbox_lease(channel: int) -> str:
     return f"outbox:{channel}"
 
 
+AI_PREFIX = "ai:"
+
+
 def ai_lease(channel: int) -> str:
-    return f"ai:{channel}"
+    return f"{AI_PREFIX}{channel}"
 
 
 TABLES = "tables"
@@ -42,6 +45,14 @@ async def take(db: Connection, name: str, holder: str, now: float, seconds: floa
 async def give_up(db: Connection, name: str, holder: str) -> None:
     """Let the lease go (if ``holder`` still has it)."""
     await db.execute("DELETE FROM leases WHERE name = ? AND holder = ?", (name, holder))
+
+
+async def give_up_prefixed(db: Connection, prefix: str, holder: str) -> None:
+    """Let every lease of ``holder`` whose name begins with ``prefix`` go."""
+    await db.execute(
+        "DELETE FROM leases WHERE holder = ? AND substr(name, 1, ?) = ?",
+        (holder, len(prefix), prefix),
+    )
 
 
 async def give_up_all(db: Connection, holder: str) -> None:

@@ -51,6 +51,9 @@ DESK = {
 }
 """Every organiser command, with its required options."""
 
+PACE_WINDOW = 5.0
+"""Seconds of the channel-creation limit's window in the pace test."""
+
 
 async def _desk(fake: FakeDiscord, sub: str, **options: object) -> str:
     """An organiser's ``/tournament SUB``: what only they were told."""
@@ -126,7 +129,9 @@ async def _games_started(fake: FakeDiscord, titan: Running, places: list[int]) -
 
 
 async def test_a_heat_of_37_opens_ten_table_channels_at_discords_pace(fake, titan):
-    bucket = fake.pace(channel_creation(hidden=True))
+    # a window long enough that the first six creations fall in one on any machine: the
+    # limit is met (a 429), learnt and waited out
+    bucket = fake.pace(channel_creation(hidden=True, window=PACE_WINDOW))
     await _run_heat(fake, titan, threads=False)
     [category] = [x for x in fake.channels.values() if x.kind == CATEGORY]
     made = [x for x in fake.channels.values() if x.kind == TEXT and x.category is not None]
