@@ -777,8 +777,7 @@ class GameService:
         )
         self._cache.pop(place.channel, None)
         if damage.game is not None:
-            async with self.db.transaction() as db:
-                await rows.mark_damaged(db, damage.game, damage.reason)
+            await self.mark_damaged(damage.game, place.channel, damage.reason)
         return Replies.refusal(damage.notice())
 
     def _apology(self, place: Place, command: Command | Action | str) -> Replies:
@@ -851,9 +850,24 @@ class GameService:
 
     async def _mark_damaged(self, channel: int, damage: DamagedLog) -> None:
         assert damage.row is not None
-        async with self.db.transaction() as db:
-            await rows.mark_damaged(db, damage.row.id, damage.reason)
+        await self.mark_damaged(damage.row.id, channel, damage.reason)
         log.warning("game %s (channel %s) is damaged: %s", damage.row.id, channel, damage)
+
+    async def mark_damaged(self, game_id: int, channel: int, reason: str) -> bool:
+        """Record that ``game_id`` cannot be played on (``reason``: what is damaged) and,
+        the first time, tell its channel the damage notice, whoever met the damage (a
+        command, a deadline, a reminder): its players learn at once why it stopped, and
+        what to do. Whether this call marked it."""
+        self._cache.pop(channel, None)
+        async with self.db.unit() as unit:
+            newly = await rows.mark_damaged(unit.connection, game_id, reason)
+            if newly:
+                notice = Replies(public=Message(damage_notice(game_id, reason)))
+                told = Told(Place(channel), SCHEDULER, game=game_id)
+                await write(unit.connection, told, notice)
+        if newly:
+            self._wake(channel, Replies(stored=True))
+        return newly
 
     async def damage_notice_in(self, channel: int) -> str | None:
         """The explanation of ``channel``'s damaged game, while no other game is open."""

@@ -27,6 +27,7 @@ from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
 from bot.outbox.codec import Drawing, Stored, message_from_json, message_to_json
+from bot.outbox.damage import lost_notice, row_problem
 from bot.outbox.joining import join_news, join_private
 from bot.outbox.posting import BATTLE, GAME, Posted, post
 from bot.outbox.transport import DmsClosed, Expired, Refused, Retry, Transport
@@ -176,6 +177,10 @@ class Deliverer:
                     continue
                 await self._let_go(channel)
                 return
+            damaged = [(row, why) for row in waiting if (why := row_problem(row)) is not None]
+            if damaged:
+                await self._skip(channel, damaged)
+                continue
             try:
                 await self._deliver(channel, batch_of(waiting))
             except asyncio.CancelledError:
@@ -196,6 +201,20 @@ class Deliverer:
         if self.db.shared:
             async with self.db.transaction() as db:
                 await leases.give_up(db, leases.outbox_lease(channel), self.holder)
+
+    async def _skip(self, channel: int, damaged: list[tuple[OutboxRow, str]]) -> None:
+        """Give up rows nobody can send (:mod:`bot.outbox.damage`), and tell the channel
+        that news was lost, so that its later news goes on."""
+        for row, why in damaged:
+            log.warning("channel %s: outbox row %s is damaged (%s): skipped", channel, row.id, why)
+        game = next((row.game for row, _ in damaged if isinstance(row.game, int)), None)
+        notice = Message(lost_notice(game, len(damaged)))
+        async with self.db.transaction() as db:
+            for row, why in damaged:
+                await rows.delivered(db, [row.id], f"given up: damaged ({why})")
+            await rows.add(
+                db, game=game, channel=channel, kind="post", body=message_to_json(notice)
+            )
 
     # --- one message -----------------------------------------------------------------------
     async def _deliver(self, channel: int, batch: list[OutboxRow]) -> None:

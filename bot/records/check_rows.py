@@ -21,17 +21,17 @@ import asyncpg
 
 from bot.competition.codec import result_from_json
 from bot.competition.settings import TournamentSettings
+from bot.outbox.damage import body_problem
 from bot.storage import games as rows
 from bot.storage import tournaments as store
 from bot.storage.connection import Connection
-from bot.storage.outbox import KINDS
+from bot.storage.outbox import KINDS, LANES
 from bot.tournament.ratings import rebuild
 from engine.errors import TitanError
 
 UNREADABLE = (ValueError, TypeError, KeyError, AttributeError, IndexError, TitanError)
 """What reading a damaged value raises."""
 
-LANES = ("game", "battle")
 DUE_KINDS = ("deadline", "reminder", "time_limit")
 TOURNAMENT_STATUSES = (store.SIGNUP, store.CLOSED, store.OVER)
 TABLE_STATUSES = (store.OPENING, store.PLAYING, store.DONE)
@@ -70,6 +70,9 @@ class RowProblem:
     tournament: int | None = None
     ratings_of: int | None = None
     """The server (0: the terminal) whose ratings the row is, or is rated into."""
+    played: bool = True
+    """Whether playing the game reads the row (an outbox row is only its news, which the
+    deliverer skips when damaged: :mod:`bot.outbox.damage`)."""
 
     def __str__(self) -> str:
         return self.text
@@ -162,13 +165,16 @@ def _say(
     game: Any = None,
     tournament: Any = None,
     ratings_of: Any = None,
+    played: bool = True,
 ) -> None:
     """Each of ``found``, the problems of the row ``what`` (of ``game``, ``tournament``,
     the ratings of server ``ratings_of``)."""
     game = game if _integer(game) else None
     tournament = tournament if _integer(tournament) else None
     ratings_of = ratings_of if _integer(ratings_of) else None
-    problems.extend(RowProblem(f"{what}: {text}", game, tournament, ratings_of) for text in found)
+    problems.extend(
+        RowProblem(f"{what}: {text}", game, tournament, ratings_of, played) for text in found
+    )
 
 
 # --- the tables -------------------------------------------------------------------------------
@@ -262,11 +268,13 @@ async def _outbox(db: Connection, known: Known, problems: Problems) -> None:
             wrong.append(f"it refers to game #{game}, which does not exist")
         if kind == "dm" and recipient is None:
             wrong.append("it is a DM without a recipient")
+        if _text(body) and (unread := body_problem(body)) is not None:
+            wrong.append(unread)
         if reply_to is not None and not _json(reply_to):
             wrong.append(f"its reply_to {reply_to!r} cannot be read")
         if _integer(batch) and batch not in known.outbox:
             wrong.append(f"it was sent with row {batch}, which does not exist")
-        _say(problems, f"outbox row {id_}", wrong, game=game)
+        _say(problems, f"outbox row {id_}", wrong, game=game, played=False)
 
 
 def _json(text: Any) -> bool:

@@ -45,7 +45,7 @@ async def diagnose(
     """The damage behind a failed ``command`` in ``channel``, if its rows hold any."""
     game = await _open_game(db, channel)
     tournament = await _tournament(db, guild, command, game)
-    problems, _ = await check_rows(db)
+    problems = [p for p in (await check_rows(db))[0] if p.played]
     if game is not None:
         mine = [p for p in problems if p.game == game]
         if mine:
@@ -61,6 +61,13 @@ async def diagnose(
         if rated:
             return Damage(_reasons(rated))
     return None
+
+
+async def game_damage(db: Connection, game: int) -> str | None:
+    """What is damaged among the rows playing ``game`` reads (its clock, lapses, seats,
+    table …), or None: asked when a due item of the game failed."""
+    mine = [p for p in (await check_rows(db))[0] if p.played and p.game == game]
+    return _reasons(mine) if mine else None
 
 
 def _reasons(problems: list[RowProblem]) -> str:

@@ -21,6 +21,7 @@ import contextlib
 import logging
 from typing import TYPE_CHECKING
 
+from bot.records.diagnosis import game_damage
 from bot.schedule.runner import DueRunner
 from bot.storage import due as items
 from bot.storage import games as rows
@@ -99,13 +100,33 @@ class Scheduler:
                     log.info("due %s #%s of game %s: %s", item.kind, item.id, item.game, outcome)
                 except Exception:
                     log.exception("due item %s of game %s failed", item.id, item.game)
-                    await self._postpone(item)
+                    if not await self._damaged(item):
+                        await self._postpone(item)
                 done += 1
                 self.handled += 1
 
     async def _claim(self, item: items.DueItem) -> bool:
         async with self.service.db.transaction() as db:
             return await items.claim(db, item.id, self.service.holder, self.clock.now(), CLAIM)
+
+    async def _damaged(self, item: items.DueItem) -> bool:
+        """Whether ``item`` failed on damaged rows of its game: the game is then marked
+        damaged, its channel told the damage notice (once) and the item done; the other
+        games go on (:func:`~bot.records.diagnosis.game_damage`)."""
+        try:
+            async with self.service.db.reading() as db:
+                reason = await game_damage(db, item.game)
+                row = await rows.game(db, item.game) if reason is not None else None
+        except Exception:
+            log.exception("game %s: its rows could not be checked after a failure", item.game)
+            return False
+        if reason is None or row is None:
+            return False
+        log.warning("game %s is damaged: %s", item.game, reason)
+        await self.service.mark_damaged(item.game, row.channel, reason)
+        async with self.service.db.transaction() as db:
+            await items.finish(db, item.id, self.clock.now(), f"the game is damaged: {reason}")
+        return True
 
     async def _postpone(self, item: items.DueItem) -> None:
         async with self.service.db.transaction() as db:

@@ -8,11 +8,14 @@ leaves it alone until the claim runs out (the claimer died), then may take it ov
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
 from bot.storage.connection import Connection
+
+log = logging.getLogger(__name__)
 
 DEADLINE, REMINDER, TIME_LIMIT = "deadline", "reminder", "time_limit"
 
@@ -128,7 +131,24 @@ async def due_by(
         " ORDER BY at, id LIMIT ?",
         (moment, moment, holder, limit),
     ) as cursor:
-        return [_item(r) async for r in cursor]
+        found = [r async for r in cursor]
+    return [item for item in map(_readable_item, found) if item is not None]
+
+
+_unreadable: set[str] = set()
+"""The damaged due rows already warned of (once each per process)."""
+
+
+def _readable_item(r: Any) -> DueItem | None:
+    """The item of row ``r``, or None when a bad write damaged it (warned of once; the
+    scheduler goes on with the others, and ``check-db`` names the row)."""
+    try:
+        return _item(r)
+    except (ValueError, TypeError):
+        if repr(tuple(r)) not in _unreadable:
+            _unreadable.add(repr(tuple(r)))
+            log.warning("due row %r cannot be read: skipped (see titanbot check-db)", tuple(r))
+        return None
 
 
 async def claim(db: Connection, item: int, holder: str, now: float, seconds: float) -> bool:

@@ -14,6 +14,8 @@ from bot.storage.connection import Connection
 from bot.storage.games import now
 
 KINDS = ("post", "dm", "answer")
+LANES = ("game", "battle")
+"""The channel's news, and the news of a battle (in its thread)."""
 
 
 @dataclass(frozen=True)
@@ -84,11 +86,12 @@ async def waiting(db: Connection, channel: int) -> list[OutboxRow]:
 
 
 async def channels_waiting(db: Connection) -> list[int]:
-    """Every channel with undelivered rows (what a restart must still say)."""
+    """Every channel with undelivered rows (what a restart must still say; a channel
+    damaged into something else than a number is no channel: ``check-db`` names it)."""
     async with db.execute(
         "SELECT DISTINCT channel FROM outbox WHERE delivered_at IS NULL ORDER BY channel"
     ) as cursor:
-        return [int(r[0]) async for r in cursor]
+        return [r[0] async for r in cursor if isinstance(r[0], int)]
 
 
 async def channels_unheld(db: Connection, now: float) -> list[int]:
@@ -100,7 +103,7 @@ async def channels_unheld(db: Connection, now: float) -> list[int]:
         " AND leases.until >= ?) ORDER BY channel",
         (now,),
     ) as cursor:
-        return [int(r[0]) async for r in cursor]
+        return [r[0] async for r in cursor if isinstance(r[0], int)]
 
 
 async def delivered(db: Connection, ids: Iterable[int], outcome: str) -> None:
