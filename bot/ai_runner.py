@@ -41,6 +41,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from bot.context import Place
+from bot.records.diagnosis import diagnose
 from bot.replies import Replies
 from bot.storage import leases
 
@@ -122,7 +123,8 @@ class AiRunner:
                     played = Slice(failed=True)
                 self.count(channel, played)
                 if played.failed:
-                    self.failed(place)
+                    if not await self._damaged(place):
+                        self.failed(place)
                     return
                 if not played.more and channel not in self._again:
                     return
@@ -143,6 +145,25 @@ class AiRunner:
             log.warning(
                 "channel %s: %d AI actions without a person; the game goes on", channel, after
             )
+
+    async def _damaged(self, place: Place) -> bool:
+        """Whether the failed slice met damaged rows of the game: it is then marked
+        damaged and its channel told the damage notice (once), instead of being tried
+        again for ever (:mod:`bot.records.diagnosis`)."""
+        try:
+            async with self.service.db.reading() as db:
+                damage = await diagnose(db, place.channel, place.guild, "the AI seats' turn")
+        except Exception:
+            log.exception(
+                "channel %s: its rows could not be checked after a failure", place.channel
+            )
+            return False
+        if damage is None or damage.game is None:
+            return False
+        log.warning("channel %s: its AI seats met damaged rows: %s", place.channel, damage.reason)
+        await self.service.mark_damaged(damage.game, place.channel, damage.reason)
+        await self.let_go(place.channel)
+        return True
 
     def failed(self, place: Place) -> None:
         """A slice of ``place``'s game failed: try it again in :data:`RETRY_AFTER` seconds

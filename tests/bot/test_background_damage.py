@@ -5,12 +5,15 @@ every other game's deadlines and news go on."""
 
 from __future__ import annotations
 
+import asyncio
 from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
 
+from bot.ai_runner import RETRY_AFTER
 from bot.context import Place
+from bot.demo import open_ai_game
 from bot.outbox.damage import lost_notice
 from bot.records.check_rows import check_rows
 from bot.records.damage import damage_notice
@@ -129,3 +132,43 @@ async def test_an_unreadable_message_is_skipped_said_lost_and_the_news_goes_on(
     assert sum(lost_notice(game, 1) in text for text in texts) == 1
     assert not any(secret in text for text in texts)
     assert len(waiting) > 1 and all(outcomes[row.id] == "sent" for row in waiting[1:])
+
+
+async def test_computers_that_meet_damaged_rows_stop_and_their_channel_is_told(
+    db_target: Target, clock: ManualClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A slice of AI actions that fails is tried again later; once it fails on damaged
+    rows of the game, the game is marked, its channel told once, and no retry planned."""
+    import bot.service as service_module
+
+    original = service_module.ai_play
+
+    async def fails(ctx, game, seat, action):  # type: ignore[no-untyped-def]
+        if game.n >= 20:
+            raise RuntimeError("a row that cannot be read")
+        return await original(ctx, game, seat, action)
+
+    monkeypatch.setattr(service_module, "ai_play", fails)
+    service = await GameService.open(db_target, seeds=lambda: 4, ai_limit=5, wall_clock=clock)
+    try:
+        await service.keep_time()
+        game_id = await open_ai_game(service, Place(DAMAGED), 2)
+        await asyncio.wait_for(service.ai.idle(), 600)
+        assert service.ai.next_retry() == clock.now() + RETRY_AFTER  # a bug, it seems
+        execute(db_target, "INSERT INTO lapses (game, seat, count) VALUES (?, 4, 2)", game_id)
+        clock.advance(RETRY_AFTER)  # the scheduler wakes and tries it again
+        reason = (
+            f"the lapses of seat 4 of game #{game_id}: it refers to seat 4, which "
+            f"game #{game_id} does not have"
+        )
+        for _ in range(600):
+            if query(db_target, "SELECT damaged FROM games WHERE id = ?", game_id) == [(reason,)]:
+                break
+            await asyncio.sleep(0.1)
+        await asyncio.wait_for(service.ai.idle(), 600)
+        assert query(db_target, "SELECT damaged FROM games WHERE id = ?", game_id) == [(reason,)]
+        assert service.ai.next_retry() is None
+        told = [body for body in await posts(service, DAMAGED) if "is damaged" in body]
+        assert len(told) == 1 and damage_notice(game_id, reason) in told[0]
+    finally:
+        await service.close()
