@@ -37,22 +37,14 @@ import asyncio
 import logging
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
 from bot.context import Place
+from bot.ports import GameHost, Slice
 from bot.records.diagnosis import diagnose
-from bot.replies import Replies
 from bot.storage import leases
-
-if TYPE_CHECKING:
-    from bot.service import GameService
 
 log = logging.getLogger(__name__)
 
-SLICE_SECONDS = 0.1
-"""About how long one slice may hold the channel's lock (it ends after the action under
-way when this is spent; a slow decision may make it longer)."""
 RETRY_AFTER = 60.0
 """Seconds (of the service's clock) before a game whose AI slice failed is tried again."""
 NOTE_EVERY = 10_000
@@ -64,23 +56,10 @@ LEASE = 60.0
 """Seconds a process keeps a game's AI seats to itself without renewing the lease."""
 
 
-@dataclass
-class Slice:
-    """What one slice of AI actions did: each stored action's replies, and why it ended."""
-
-    chain: list[Replies] = field(default_factory=list)
-    more: bool = False
-    """The slice ran out (its actions or its time) while the game still waits for an AI."""
-    failed: bool = False
-    """An AI action (or loading the game) failed: logged, the game is tried again later."""
-    elsewhere: bool = False
-    """Another process plays this game's AI seats (a shared database)."""
-
-
 class AiRunner:
     """The background tasks that play on the games whose AI slice ran out, one a channel."""
 
-    def __init__(self, service: GameService) -> None:
+    def __init__(self, service: GameHost) -> None:
         self.service = service
         self._tasks: dict[int, asyncio.Task[None]] = {}
         self._again: set[int] = set()

@@ -42,7 +42,7 @@ from dataclasses import replace
 from functools import partial
 from typing import Any
 
-from bot.ai_runner import SLICE_SECONDS, AiRunner, Slice
+from bot.ai_runner import AiRunner
 from bot.competition.results import game_ended
 from bot.competition.tables import TableOpener
 from bot.config import NO_LIMITS, Limits
@@ -60,6 +60,7 @@ from bot.outbox.transport import Transport
 from bot.outbox.writer import Told, write
 from bot.painting import Painter
 from bot.pictures import Renderer
+from bot.ports import SLICE_SECONDS, Chooser, Finish, Slice, Work
 from bot.ratelimit import CommandRate
 from bot.records.command import RECORDS
 from bot.records.damage import GameDamaged, damage_notice
@@ -76,7 +77,7 @@ from bot.schedule.standins import with_standin_copies
 from bot.storage import due, readers, tournaments
 from bot.storage import games as rows
 from bot.storage.backends import Target, open_database
-from bot.storage.connection import Backend, Connection, Store, WorkUnit
+from bot.storage.connection import Backend, Store, WorkUnit
 from bot.storage.errors import LostRace
 from bot.storage.leases import new_holder
 from bot.storage.record import (
@@ -90,7 +91,6 @@ from bot.storage.record import (
 from bot.syntax import Command, VerbKind, parse_command
 from engine.errors import IllegalAction, TitanError
 from engine.game.actions import Action
-from engine.game.state import GameState
 
 log = logging.getLogger(__name__)
 
@@ -109,16 +109,8 @@ BUSY = (
 )
 #: Called with the game after each AI action is stored (progress bars, benchmarks).
 Observer = Callable[[Game], None]
-#: Chooses the action for a seat (a passed deadline's answer), in a worker thread.
-Chooser = Callable[[GameState, int], Action]
-#: Work done in the transaction of a stored change (a due item marked done).
-Finish = Callable[[Connection], Awaitable[None]]
 SCHEDULER = Caller(0, "titanbot", on_behalf=True)
 """Who the bot's own notices come from (a reminder, a paused game)."""
-
-
-#: An organiser's tool run by :meth:`GameService.change`: the context, the channel's game.
-Work = Callable[..., Awaitable[Replies]]
 
 
 def _made(game: Game, decision: str) -> bool:

@@ -22,21 +22,18 @@ import time
 import zlib
 from collections.abc import Awaitable, Callable
 from dataclasses import replace
-from typing import TYPE_CHECKING
 
 from bot.competition.settings import BRACKET, TournamentSettings
 from bot.context import Caller, Context, Place
 from bot.handlers.lobby import start
 from bot.outbox.transport import Refused, Retry
+from bot.ports import GameHost
 from bot.replies import Message, Replies
 from bot.storage import SeatRow, Status, leases
 from bot.storage import games as rows
 from bot.storage import tournaments as store
 from bot.storage.record import Game, Settings, TableRef
 from bot.syntax import Args
-
-if TYPE_CHECKING:
-    from bot.service import GameService
 
 log = logging.getLogger(__name__)
 
@@ -66,7 +63,7 @@ def category_name(tournament: store.TournamentRow) -> str:
 class TableOpener:
     """Opens every stored *opening* table, one at a time, in one background task."""
 
-    def __init__(self, service: GameService) -> None:
+    def __init__(self, service: GameHost) -> None:
         self.service = service
         self._task: asyncio.Task[None] | None = None
         self._again = False

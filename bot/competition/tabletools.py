@@ -4,7 +4,7 @@
 They run through the service rather than in the tournament command's own transaction:
 each change of a table's game is made under that table's channel lock, with what it
 tells (the table's channel, the tournament's channel) in the same transaction
-(:meth:`~bot.service.GameService.change`); the organiser is answered where they asked.
+(:meth:`~bot.service.GameHost.change`); the organiser is answered where they asked.
 """
 
 from __future__ import annotations
@@ -12,7 +12,6 @@ from __future__ import annotations
 import re
 from collections.abc import Awaitable, Callable
 from dataclasses import replace
-from typing import TYPE_CHECKING
 
 from bot.competition.common import named, organiser, playing_table
 from bot.competition.results import ordinal, record_ruling
@@ -20,6 +19,7 @@ from bot.context import Caller, Context, Place
 from bot.handlers.handover import hand_over
 from bot.handlers.secrets import refuse_reader
 from bot.names import display
+from bot.ports import GameHost
 from bot.records.proof import reveal_line, scheme_of
 from bot.replies import Message, Notice, Replies
 from bot.storage import games as rows
@@ -33,15 +33,12 @@ from bot.tournament.places import GameResult, result_of, ruled_result
 from engine.errors import IllegalAction, InvalidNotation
 from engine.game.state import Result
 
-if TYPE_CHECKING:
-    from bot.service import GameService
-
-Tool = Callable[["GameService", Place, Caller, Args], Awaitable[Replies]]
+Tool = Callable[["GameHost", Place, Caller, Args], Awaitable[Replies]]
 _PLACED = re.compile(r"(.+)=(\d{1,2})")
 SCORE, RULING = "score", "ruling"
 
 
-async def adjudicate(service: GameService, place: Place, caller: Caller, args: Args) -> Replies:
+async def adjudicate(service: GameHost, place: Place, caller: Caller, args: Args) -> Replies:
     """``tournament adjudicate NAME HEAT.TABLE score REASON…`` — the game ends now, ranked
     as a time limit ranks it (RULES §12.6: the players still in by score, ties sharing,
     the eliminated below); ``… ruling @a=1 @b=2 … REASON…`` — the organiser's places
@@ -124,9 +121,7 @@ async def _ruled(ctx: Context, game: Game, places: dict[int, int]) -> GameResult
         raise IllegalAction(str(exc)) from exc
 
 
-async def replace_entrant(
-    service: GameService, place: Place, caller: Caller, args: Args
-) -> Replies:
+async def replace_entrant(service: GameHost, place: Place, caller: Caller, args: Args) -> Replies:
     """``tournament replace NAME @old @new``: ``new`` takes ``old``'s place among the
     entrants, at the tables still to open, and in the seat of their table's game under
     way. The results ``old`` has played keep their name.

@@ -15,17 +15,17 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass, replace
 from functools import partial
-from typing import TYPE_CHECKING
 
 from bot.context import Place
 from bot.narration.awaited import awaited
+from bot.ports import GameHost
 from bot.replies import Message, Notice, Replies
 from bot.schedule.decisions import decision_of
 from bot.schedule.planner import EXPIRE, STANDIN_AI, covered
 from bot.schedule.quiet import QuietHours
 from bot.schedule.standins import standin_applies
 from bot.schedule.timeouts import INACTIVITY, PAUSE, timeout_action, timeout_note
-from bot.storage import Status, readers
+from bot.storage import Status, dms, readers
 from bot.storage import due as items
 from bot.storage import games as rows
 from bot.storage import tournaments as tables
@@ -34,9 +34,6 @@ from bot.storage.due import DEADLINE, REMINDER, DueItem
 from bot.storage.record import Game
 from engine.game import actions as a
 from engine.game.state import GameState, Phase
-
-if TYPE_CHECKING:
-    from bot.service import GameService
 
 log = logging.getLogger(__name__)
 
@@ -48,7 +45,7 @@ COLOURS_WAIT = 600.0
 class DueRunner:
     """Acts on due items through the service (its locks, its units, its outbox)."""
 
-    service: GameService
+    service: GameHost
 
     async def run(self, item: DueItem) -> str:
         """Act on ``item`` if it still applies; what became of it."""
@@ -151,7 +148,7 @@ class DueRunner:
             seat = item.seat if item.seat is not None else -1
             user = standin if standin is not None else game.user_of(seat)
             prefs = await items.reminder_prefs(db, user)
-            closed_at, dms_off = await rows.dm_status(db, user)
+            closed_at, dms_off = await dms.dm_status(db, user)
         if any(i.at <= now and i.decision == item.decision and i.at >= item.at for i in later):
             return await self._finish(item, "overtaken by a later reminder or the deadline")
         if prefs.off:
@@ -313,7 +310,7 @@ def _with(replies: Replies, told: Replies | None) -> Replies:
 
 
 async def escalation(
-    service: GameService, game: Game, place: Place, seat: int, missed: int
+    service: GameHost, game: Game, place: Place, seat: int, missed: int
 ) -> Replies:
     """The organisers told, once, that a seat missed ``missed`` deadlines in a row, with the
     command that gives it to someone else: the tournament's channel for a table (its

@@ -19,15 +19,12 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from typing import TYPE_CHECKING
 
+from bot.ports import GameHost
 from bot.records.diagnosis import game_damage
 from bot.schedule.runner import DueRunner
 from bot.storage import due as items
 from bot.storage import games as rows
-
-if TYPE_CHECKING:
-    from bot.service import GameService
 
 log = logging.getLogger(__name__)
 
@@ -41,7 +38,7 @@ POLL = 15.0
 
 
 class Scheduler:
-    def __init__(self, service: GameService) -> None:
+    def __init__(self, service: GameHost) -> None:
         self.service = service
         self.clock = service.wall_clock
         self.runner = DueRunner(service)
