@@ -9,16 +9,14 @@ once with :data:`POINTER`, the slash commands being how TITAN is played.
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 import discord
 from discord.ext import commands
 
-from bot.dialect import shorten
+from bot.dialect import Dialect, shorten
+from bot.discord.sync import Synced
 from engine.words import plural
-
-if TYPE_CHECKING:
-    from bot.discord.client import TitanBot
 
 log = logging.getLogger(__name__)
 
@@ -29,15 +27,36 @@ POINTER = (
 MAX_CONTENT = 2000
 
 
+class Owned(Protocol):
+    """What the cog asks of the bot it serves (:class:`~bot.discord.client.TitanBot`, which
+    adds the cog: the cog does not import it back)."""
+
+    @property
+    def dialect(self) -> Dialect: ...
+
+    @property
+    def user(self) -> discord.ClientUser | None: ...
+
+    @property
+    def syncs_commands(self) -> bool: ...
+
+    @property
+    def sync_scope(self) -> str: ...
+
+    def shards_text(self) -> str: ...
+
+    async def sync(self, *, force: bool = False) -> Synced: ...
+
+
 class Admin(commands.Cog):
     """Commands for the bot's owner, and the answer to every other mention."""
 
-    def __init__(self, bot: TitanBot) -> None:
+    def __init__(self, bot: Owned) -> None:
         self.bot = bot
 
     @commands.command(name="sync")
     @commands.is_owner()
-    async def sync(self, ctx: commands.Context[TitanBot]) -> None:
+    async def sync(self, ctx: commands.Context[Any]) -> None:
         """Register the slash commands with Discord now, changed or not (from the process
         that runs shard 0 only: it alone syncs)."""
         if not self.bot.syncs_commands:
