@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 from engine.game.state import GameState
 
 if TYPE_CHECKING:
-    from bot.offers import Offers
+    from bot.offers.model import Offers
 
 
 class PictureKind(Enum):
