@@ -11,7 +11,7 @@ Threads* in a thread), an upload *Attach Files*, a thread *Create Public* (or *P
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from tests.bot.discord import payloads as p
 from tests.bot.discord.limits import (
@@ -34,9 +34,7 @@ from tests.bot.discord.records import (
     Request,
     Sent,
 )
-
-if TYPE_CHECKING:
-    from tests.bot.discord.fake import FakeDiscord
+from tests.bot.discord.world import World
 
 IN_DMS = p.VIEW | p.SEND | p.EMBED_LINKS | p.ATTACH_FILES | p.READ_HISTORY
 ARCHIVE_AFTER = (60, 1440, 4320, 10080)
@@ -44,7 +42,7 @@ MAX_THREAD_NAME = 100
 
 
 # --- permissions ------------------------------------------------------------------------------
-def bot_permissions(fake: FakeDiscord, channel: Channel) -> int:
+def bot_permissions(fake: World, channel: Channel) -> int:
     """What the bot may do in ``channel``: a thread inherits its parent's permissions."""
     if channel.kind == DM:
         return IN_DMS
@@ -53,7 +51,7 @@ def bot_permissions(fake: FakeDiscord, channel: Channel) -> int:
     return channel.permissions
 
 
-def need(fake: FakeDiscord, channel: Channel, needed: int) -> None:
+def need(fake: World, channel: Channel, needed: int) -> None:
     """Refuse the request when the bot lacks any of ``needed`` in ``channel``."""
     permissions = bot_permissions(fake, channel)
     if not permissions & p.VIEW:
@@ -62,7 +60,7 @@ def need(fake: FakeDiscord, channel: Channel, needed: int) -> None:
         refuse(error(403, 50013, "Missing Permissions"))
 
 
-def known(fake: FakeDiscord, cid: str) -> Channel:
+def known(fake: World, cid: str) -> Channel:
     """The channel ``cid``, or Discord's refusal (10003)."""
     channel = fake.channels.get(int(cid))
     if channel is None:
@@ -70,7 +68,7 @@ def known(fake: FakeDiscord, cid: str) -> Channel:
     return channel
 
 
-def channel_json(fake: FakeDiscord, channel: Channel) -> dict[str, Any]:
+def channel_json(fake: World, channel: Channel) -> dict[str, Any]:
     if channel.kind == DM and channel.recipient is not None:
         return p.dm_channel(channel.id, channel.recipient)
     if channel.thread and channel.parent is not None:
@@ -98,7 +96,7 @@ def channel_json(fake: FakeDiscord, channel: Channel) -> dict[str, Any]:
 
 
 # --- the message store ------------------------------------------------------------------------
-def message_json(fake: FakeDiscord, message: Sent) -> dict[str, Any]:
+def message_json(fake: World, message: Sent) -> dict[str, Any]:
     attachments = [
         {"id": str(i), "filename": name, "size": len(data), "url": "", "proxy_url": ""}
         for i, (name, data) in zip(message.file_ids, message.files, strict=False)
@@ -131,7 +129,7 @@ def message_json(fake: FakeDiscord, message: Sent) -> dict[str, Any]:
 
 
 def create(
-    fake: FakeDiscord, channel: int, body: Any, files: list[tuple[str, bytes]], token: str | None
+    fake: World, channel: int, body: Any, files: list[tuple[str, bytes]], token: str | None
 ) -> Sent:
     """Store a new message in ``channel`` (its mentions notified as allowed)."""
     body = body or {}
@@ -156,7 +154,7 @@ def _notified(message: Sent, allowed: dict[str, Any] | None) -> tuple[int, ...]:
     return tuple(u for u in mentioned if u in listed)
 
 
-def edit(fake: FakeDiscord, message: Sent, body: Any, files: list[tuple[str, bytes]]) -> Answer:
+def edit(fake: World, message: Sent, body: Any, files: list[tuple[str, bytes]]) -> Answer:
     """Edit a message: never notifies anyone; refused if it would leave the message empty.
     ``attachments`` names the attachments kept (by id) besides the new uploads."""
     body = body or {}
@@ -181,7 +179,7 @@ def edit(fake: FakeDiscord, message: Sent, body: Any, files: list[tuple[str, byt
 
 
 # --- messages in channels ---------------------------------------------------------------------
-def post(fake: FakeDiscord, request: Request, cid: str) -> Answer:
+def post(fake: World, request: Request, cid: str) -> Answer:
     """A new message; with ``enforce_nonce``, a repeat of a recent nonce returns the first."""
     channel = known(fake, cid)
     body = request.body or {}
@@ -206,7 +204,7 @@ def post(fake: FakeDiscord, request: Request, cid: str) -> Answer:
     return 200, message_json(fake, made)
 
 
-def _unarchive(fake: FakeDiscord, channel: Channel) -> None:
+def _unarchive(fake: World, channel: Channel) -> None:
     """A post to an archived thread reopens it, unless it is locked (50083)."""
     if not channel.thread or not channel.archived:
         return
@@ -216,7 +214,7 @@ def _unarchive(fake: FakeDiscord, channel: Channel) -> None:
     fake.later("THREAD_UPDATE", channel_json(fake, channel))
 
 
-def _message_in(fake: FakeDiscord, channel: Channel, mid: str) -> Sent:
+def _message_in(fake: World, channel: Channel, mid: str) -> Sent:
     """A message of ``channel`` others can see (an ephemeral one is unknown)."""
     message = fake.messages.get(int(mid))
     if message is None or message.channel != channel.id or message.deleted or message.ephemeral:
@@ -224,14 +222,14 @@ def _message_in(fake: FakeDiscord, channel: Channel, mid: str) -> Sent:
     return message
 
 
-def get_message(fake: FakeDiscord, request: Request, cid: str, mid: str) -> Answer:
+def get_message(fake: World, request: Request, cid: str, mid: str) -> Answer:
     channel = known(fake, cid)
     message = _message_in(fake, channel, mid)
     need(fake, channel, p.READ_HISTORY)
     return 200, message_json(fake, message)
 
 
-def patch_message(fake: FakeDiscord, request: Request, cid: str, mid: str) -> Answer:
+def patch_message(fake: World, request: Request, cid: str, mid: str) -> Answer:
     """Edit a message of the channel (needs *Attach Files* to upload; not in an archived
     thread, 50083)."""
     channel = known(fake, cid)
@@ -243,19 +241,19 @@ def patch_message(fake: FakeDiscord, request: Request, cid: str, mid: str) -> An
     return edit(fake, message, request.body, request.files)
 
 
-def open_dm(fake: FakeDiscord, request: Request) -> Answer:
+def open_dm(fake: World, request: Request) -> Answer:
     channel = fake.dm_channel(int(request.body["recipient_id"]))
     return 200, channel_json(fake, channel)
 
 
 # --- channels and threads ---------------------------------------------------------------------
-def get_channel(fake: FakeDiscord, request: Request, cid: str) -> Answer:
+def get_channel(fake: World, request: Request, cid: str) -> Answer:
     channel = known(fake, cid)
     need(fake, channel, 0)
     return 200, channel_json(fake, channel)
 
 
-def patch_channel(fake: FakeDiscord, request: Request, cid: str) -> Answer:
+def patch_channel(fake: World, request: Request, cid: str) -> Answer:
     """Rename a channel (needs *Manage Channels*), or rename, archive or lock a thread (its
     owner may rename and archive it; locking needs *Manage Threads*)."""
     channel = known(fake, cid)
@@ -295,7 +293,7 @@ def _thread_form(body: dict[str, Any], *, creating: bool) -> Answer | None:
     return problems.answer()
 
 
-def _new_thread(fake: FakeDiscord, parent: Channel, tid: int, kind: int, body: Any) -> Channel:
+def _new_thread(fake: World, parent: Channel, tid: int, kind: int, body: Any) -> Channel:
     thread = Channel(tid, kind, body["name"], parent.guild, parent=parent.id, owner=p.BOT_ID)
     thread.auto_archive = body.get("auto_archive_duration") or 1440
     thread.members = {p.BOT_ID}
@@ -305,14 +303,14 @@ def _new_thread(fake: FakeDiscord, parent: Channel, tid: int, kind: int, body: A
     return thread
 
 
-def _thread_parent(fake: FakeDiscord, cid: str) -> Channel:
+def _thread_parent(fake: World, cid: str) -> Channel:
     channel = known(fake, cid)
     if channel.kind != TEXT:
         refuse(error(400, 50024, "Cannot execute action on this channel type"))
     return channel
 
 
-def thread_from_message(fake: FakeDiscord, request: Request, cid: str, mid: str) -> Answer:
+def thread_from_message(fake: World, request: Request, cid: str, mid: str) -> Answer:
     """Start a public thread from a message: the thread has the message's id."""
     channel = _thread_parent(fake, cid)
     message = _message_in(fake, channel, mid)
@@ -326,7 +324,7 @@ def thread_from_message(fake: FakeDiscord, request: Request, cid: str, mid: str)
     return 200, channel_json(fake, thread)
 
 
-def thread_alone(fake: FakeDiscord, request: Request, cid: str) -> Answer:
+def thread_alone(fake: World, request: Request, cid: str) -> Answer:
     """Start a thread without a message: private unless ``type`` says 11 (as discord.py
     asks by default)."""
     channel = _thread_parent(fake, cid)

@@ -26,16 +26,14 @@ import json
 import math
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from aiohttp import WSMsgType, web
 
 from tests.bot.discord import payloads as p
 from tests.bot.discord.limits import Answer
 from tests.bot.discord.records import Request
-
-if TYPE_CHECKING:
-    from tests.bot.discord.fake import FakeDiscord
+from tests.bot.discord.world import World
 
 HELLO, HEARTBEAT, IDENTIFY, HEARTBEAT_ACK, DISPATCH = 10, 1, 2, 11, 0
 AUTHENTICATION_FAILED, INVALID_SHARD, SHARDING_REQUIRED = 4004, 4010, 4011
@@ -86,7 +84,7 @@ class Connection:
 class Gateway:
     """The gateway of one fake Discord: connections come and go; events are routed."""
 
-    def __init__(self, fake: FakeDiscord) -> None:
+    def __init__(self, fake: World) -> None:
         self.fake = fake
         self.connections: list[Connection] = []
         self.most_guilds = MOST_GUILDS
@@ -184,7 +182,7 @@ class Gateway:
         return max(1, math.ceil(len(self.fake.guilds) / GUILDS_PER_RECOMMENDED_SHARD))
 
 
-def bot_gateway(fake: FakeDiscord, request: Request) -> Answer:
+def bot_gateway(fake: World, request: Request) -> Answer:
     """``GET /gateway/bot``: where to connect, the recommended shard count, and how many
     sessions may still be started."""
     shards = fake.gate.shards_recommended()

@@ -3,7 +3,7 @@ through the API, their permission overwrites, who may do what in them, and the m
 private threads (see :mod:`tests.bot.discord.fake`).
 
 Each guild has its @everyone role (the guild's id) and the bot's own role; the bot's role
-gives it the same permissions in every guild (:attr:`FakeDiscord.role_permissions`).
+gives it the same permissions in every guild (:attr:`World.role_permissions`).
 Every user is a member of every guild (the fake keeps no member lists); ``GET
 /guilds/{id}`` and ``GET /guilds/{id}/members/{user}`` answer for any guild the bot is
 in, whichever shard carries it, as Discord's REST API does.
@@ -25,15 +25,13 @@ member needs *Send Messages in Threads*, in a thread not archived.
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from tests.bot.discord import channels as c
 from tests.bot.discord import payloads as p
 from tests.bot.discord.limits import Answer, Problems, error, refuse, refuse_if
 from tests.bot.discord.records import CATEGORY, DM, PRIVATE_THREAD, TEXT, Channel, Request
-
-if TYPE_CHECKING:
-    from tests.bot.discord.fake import FakeDiscord
+from tests.bot.discord.world import World
 
 MAX_NAME, MAX_IN_CATEGORY, MAX_CHANNELS, MAX_OVERWRITES = 100, 50, 500, 100
 TEXT_NAME = re.compile(r"^[-_\w]{1,100}$")
@@ -43,14 +41,14 @@ SEND_TTS, MENTION_EVERYONE = 1 << 12, 1 << 17
 
 
 # --- who may do what --------------------------------------------------------------------------
-def guild_permissions(fake: FakeDiscord, user: int) -> int:
+def guild_permissions(fake: World, user: int) -> int:
     """What ``user`` may do in the guild: @everyone's, and the bot's role for the bot."""
     found = p.PLAYER | (fake.role_permissions if user == p.BOT_ID else 0)
     return ALL if found & p.ADMINISTRATOR else found
 
 
 def computed(
-    fake: FakeDiscord, overwrites: list[dict[str, Any]], user: int, guild: int = p.GUILD_ID
+    fake: World, overwrites: list[dict[str, Any]], user: int, guild: int = p.GUILD_ID
 ) -> int:
     """``user``'s permissions in a channel of ``guild`` with ``overwrites``, in Discord's
     order."""
@@ -73,7 +71,7 @@ def computed(
     return found if found & p.VIEW else 0
 
 
-def member_permissions(fake: FakeDiscord, channel: Channel, user: int) -> int:
+def member_permissions(fake: World, channel: Channel, user: int) -> int:
     """What ``user`` may do in ``channel``: in a channel a test set up, what @everyone may
     (the bot: what the test set); in a thread, what they may in its parent, unless it is a
     private thread they are not in (nothing then, unless they may manage threads)."""
@@ -87,30 +85,30 @@ def member_permissions(fake: FakeDiscord, channel: Channel, user: int) -> int:
     return channel.permissions if user == p.BOT_ID else p.PLAYER
 
 
-def sees(fake: FakeDiscord, channel: Channel, user: int) -> bool:
+def sees(fake: World, channel: Channel, user: int) -> bool:
     return channel.kind == DM or bool(member_permissions(fake, channel, user) & p.VIEW)
 
 
 # --- the guilds --------------------------------------------------------------------------------
-def _guild(fake: FakeDiscord, gid: str) -> int:
+def _guild(fake: World, gid: str) -> int:
     """The guild ``gid``, or Discord's refusal (10004)."""
     if int(gid) not in fake.guilds:
         refuse(error(404, 10004, "Unknown Guild"))
     return int(gid)
 
 
-def in_guild(fake: FakeDiscord, guild: int) -> list[Channel]:
+def in_guild(fake: World, guild: int) -> list[Channel]:
     """The categories and text channels of ``guild``."""
     return [x for x in fake.channels.values() if x.kind in (TEXT, CATEGORY) and x.guild == guild]
 
 
-def get_guild(fake: FakeDiscord, request: Request, gid: str) -> Answer:
+def get_guild(fake: World, request: Request, gid: str) -> Answer:
     """The guild with its roles (its channels and members have routes of their own)."""
     guild = _guild(fake, gid)
     return 200, p.rest_guild(fake.role_permissions, guild, fake.guilds[guild])
 
 
-def get_member(fake: FakeDiscord, request: Request, gid: str, uid: str) -> Answer:
+def get_member(fake: World, request: Request, gid: str, uid: str) -> Answer:
     """A member of the guild: the bot with its role, anyone else with none."""
     guild = _guild(fake, gid)
     user = int(uid)
@@ -119,20 +117,20 @@ def get_member(fake: FakeDiscord, request: Request, gid: str, uid: str) -> Answe
     return 200, p.member(user)
 
 
-def guild_channel_json(fake: FakeDiscord, channel: Channel) -> dict[str, Any]:
+def guild_channel_json(fake: World, channel: Channel) -> dict[str, Any]:
     """A category or a text channel made through the API, with its overwrites."""
     assert channel.overwrites is not None
     return p.guild_channel(channel.id, channel.kind, channel.name, channel.overwrites,
                            channel.category, channel.guild)  # fmt: skip
 
 
-def listed(fake: FakeDiscord, request: Request, gid: str) -> Answer:
+def listed(fake: World, request: Request, gid: str) -> Answer:
     """The guild's channels (not its threads), whoever may see them."""
     guild = _guild(fake, gid)
     return 200, [c.channel_json(fake, x) for x in in_guild(fake, guild)]
 
 
-def create(fake: FakeDiscord, request: Request, gid: str) -> Answer:
+def create(fake: World, request: Request, gid: str) -> Answer:
     """A new category (type 4) or text channel (type 0), announced as CHANNEL_CREATE."""
     guild = _guild(fake, gid)
     if not guild_permissions(fake, p.BOT_ID) & p.MANAGE_CHANNELS:
@@ -153,7 +151,7 @@ def create(fake: FakeDiscord, request: Request, gid: str) -> Answer:
     return 201, c.channel_json(fake, made)
 
 
-def _form(fake: FakeDiscord, guild: int, body: dict[str, Any], kind: Any) -> Answer | None:
+def _form(fake: World, guild: int, body: dict[str, Any], kind: Any) -> Answer | None:
     problems = Problems()
     if kind not in (TEXT, CATEGORY):
         problems.add(("type",), "BASE_TYPE_CHOICES", "The fake makes types 0 and 4 only.")
@@ -202,7 +200,7 @@ def _overwrite_form(problems: Problems, overwrites: Any, guild: int) -> None:
                 problems.add((*where, i, key), "BASE_TYPE_STRING", "Must be a string of digits.")
 
 
-def _overwrites_allowed(fake: FakeDiscord, overwrites: list[dict[str, Any]]) -> list[Any]:
+def _overwrites_allowed(fake: World, overwrites: list[dict[str, Any]]) -> list[Any]:
     """The overwrites as Discord keeps them (bits as strings), refused (50013) when one
     allows or denies what the bot does not have in the guild."""
     mine = guild_permissions(fake, p.BOT_ID)
@@ -216,7 +214,7 @@ def _overwrites_allowed(fake: FakeDiscord, overwrites: list[dict[str, Any]]) -> 
     return kept
 
 
-def set_overwrites(fake: FakeDiscord, channel: Channel, body: dict[str, Any]) -> None:
+def set_overwrites(fake: World, channel: Channel, body: dict[str, Any]) -> None:
     """``PATCH /channels/{id}`` with ``permission_overwrites``: needs *Manage Roles*."""
     c.need(fake, channel, p.MANAGE_ROLES)
     problems = Problems()
@@ -227,7 +225,7 @@ def set_overwrites(fake: FakeDiscord, channel: Channel, body: dict[str, Any]) ->
 
 
 # --- private threads' members -----------------------------------------------------------------
-def add_member(fake: FakeDiscord, request: Request, cid: str, uid: str) -> Answer:
+def add_member(fake: World, request: Request, cid: str, uid: str) -> Answer:
     """Add ``uid`` to a thread (again: nothing changes), as THREAD_MEMBERS_UPDATE."""
     thread = c.known(fake, cid)
     if not thread.thread:
@@ -248,7 +246,7 @@ def add_member(fake: FakeDiscord, request: Request, cid: str, uid: str) -> Answe
     return 204, None
 
 
-def active_threads(fake: FakeDiscord, request: Request, gid: str) -> Answer:
+def active_threads(fake: World, request: Request, gid: str) -> Answer:
     """The guild's threads not archived that the bot may see, and its own memberships."""
     guild = _guild(fake, gid)
     found = [
@@ -263,7 +261,7 @@ def active_threads(fake: FakeDiscord, request: Request, gid: str) -> Answer:
     return 200, {"threads": [c.channel_json(fake, x) for x in found], "members": members}
 
 
-def patch_channel(fake: FakeDiscord, request: Request, cid: str) -> Answer:
+def patch_channel(fake: World, request: Request, cid: str) -> Answer:
     """``PATCH /channels/{id}``: a text channel's overwrites replaced (with *Manage
     Channels* and *Manage Roles*), then what :func:`channels.patch_channel` changes."""
     channel = c.known(fake, cid)

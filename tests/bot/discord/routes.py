@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from tests.bot.discord import channels as c
 from tests.bot.discord import guild as g
@@ -28,9 +28,7 @@ from tests.bot.discord.limits import (
     refuse_if,
 )
 from tests.bot.discord.records import ACK_WINDOW, EPHEMERAL, TOKEN_LIFETIME, Pushed, Request, Sent
-
-if TYPE_CHECKING:
-    from tests.bot.discord.fake import FakeDiscord
+from tests.bot.discord.world import World
 
 MESSAGE, LOADING, DEFER_UPDATE, UPDATE, CHOICES, MODAL = 4, 5, 6, 7, 8, 9
 COMMAND, COMPONENT, AUTOCOMPLETE, MODAL_SUBMIT = 2, 3, 4, 5
@@ -43,7 +41,7 @@ RESPONSES = {
 }
 
 
-def route(fake: FakeDiscord, request: Request, auth: str | None) -> Answer:
+def route(fake: World, request: Request, auth: str | None) -> Answer:
     """Answer one request: the first route whose pattern matches the method and path."""
     sizes = [len(data) for _, data in request.files]
     if any(size > p.UPLOAD_LIMIT for size in sizes) or sum(sizes) > p.REQUEST_UPLOAD_LIMIT:
@@ -60,15 +58,15 @@ def route(fake: FakeDiscord, request: Request, auth: str | None) -> Answer:
     return error(404, 0, f"404: Not Found ({request.method} {request.path})")
 
 
-def _me(fake: FakeDiscord, request: Request) -> Answer:
+def _me(fake: World, request: Request) -> Answer:
     return 200, p.user(p.BOT_ID) | {"verified": True, "mfa_enabled": False, "flags": 0}
 
 
-def _application(fake: FakeDiscord, request: Request) -> Answer:
+def _application(fake: World, request: Request) -> Answer:
     return 200, p.application()
 
 
-def _commands(fake: FakeDiscord, request: Request, app: str, guild: str | None = None) -> Answer:
+def _commands(fake: World, request: Request, app: str, guild: str | None = None) -> Answer:
     """Replace a scope's commands, unless any breaks a limit (then none is changed)."""
     refuse_if(check_commands(request.body))
     made = [
@@ -79,20 +77,20 @@ def _commands(fake: FakeDiscord, request: Request, app: str, guild: str | None =
     return 200, made
 
 
-def _guild_commands(fake: FakeDiscord, request: Request, app: str, guild: str) -> Answer:
+def _guild_commands(fake: World, request: Request, app: str, guild: str) -> Answer:
     return _commands(fake, request, app, guild)
 
 
-def _listed(fake: FakeDiscord, request: Request, app: str, guild: str | None = None) -> Answer:
+def _listed(fake: World, request: Request, app: str, guild: str | None = None) -> Answer:
     return 200, fake.commands.get(guild or "global", [])
 
 
-def _guild_listed(fake: FakeDiscord, request: Request, app: str, guild: str) -> Answer:
+def _guild_listed(fake: World, request: Request, app: str, guild: str) -> Answer:
     return _listed(fake, request, app, guild)
 
 
 # --- interactions -----------------------------------------------------------------------------
-def _callback(fake: FakeDiscord, request: Request, iid: str, token: str) -> Answer:
+def _callback(fake: World, request: Request, iid: str, token: str) -> Answer:
     pushed = fake.interactions.get(int(iid))
     now = fake.now()
     if pushed is None or pushed.token != token or now - pushed.at > ACK_WINDOW:
@@ -121,7 +119,7 @@ def _callback(fake: FakeDiscord, request: Request, iid: str, token: str) -> Answ
     return 200, {"interaction": about, "resource": resource}
 
 
-def _respond(fake: FakeDiscord, pushed: Pushed, request: Request, kind: int, data: Any) -> None:
+def _respond(fake: World, pushed: Pushed, request: Request, kind: int, data: Any) -> None:
     """Carry out an acknowledgement (or refuse it, changing nothing)."""
     if kind == MESSAGE:
         refuse_if(check_message(data, len(request.files), ("data",)))
@@ -142,13 +140,13 @@ def _respond(fake: FakeDiscord, pushed: Pushed, request: Request, kind: int, dat
         pushed.original = pushed.message
 
 
-def _may_upload(fake: FakeDiscord, pushed: Pushed, request: Request) -> None:
+def _may_upload(fake: World, pushed: Pushed, request: Request) -> None:
     """An answer's files need *Attach Files* in the interaction's channel (app_permissions)."""
     if request.files:
         c.need(fake, fake.channels[pushed.channel], p.ATTACH_FILES)
 
 
-def _live(fake: FakeDiscord, token: str) -> Pushed:
+def _live(fake: World, token: str) -> Pushed:
     """The acknowledged interaction of ``token`` whose token has not expired."""
     pushed = next((i for i in fake.interactions.values() if i.token == token), None)
     if pushed is None:
@@ -160,7 +158,7 @@ def _live(fake: FakeDiscord, token: str) -> Pushed:
     return pushed
 
 
-def _followup(fake: FakeDiscord, request: Request, app: str, token: str) -> Answer:
+def _followup(fake: World, request: Request, app: str, token: str) -> Answer:
     pushed = _live(fake, token)
     refuse_if(check_message(request.body or {}, len(request.files)))
     _may_upload(fake, pushed, request)
@@ -172,7 +170,7 @@ def _followup(fake: FakeDiscord, request: Request, app: str, token: str) -> Answ
     return 200, fake.message_json(made)
 
 
-def _target(fake: FakeDiscord, token: str, mid: str) -> tuple[Pushed, Sent]:
+def _target(fake: World, token: str, mid: str) -> tuple[Pushed, Sent]:
     pushed = _live(fake, token)
     number = pushed.original if mid == "@original" else int(mid)
     message = fake.messages.get(number or 0)
@@ -181,18 +179,18 @@ def _target(fake: FakeDiscord, token: str, mid: str) -> tuple[Pushed, Sent]:
     return pushed, message
 
 
-def _get(fake: FakeDiscord, request: Request, app: str, token: str, mid: str) -> Answer:
+def _get(fake: World, request: Request, app: str, token: str, mid: str) -> Answer:
     return 200, fake.message_json(_target(fake, token, mid)[1])
 
 
-def _patch(fake: FakeDiscord, request: Request, app: str, token: str, mid: str) -> Answer:
+def _patch(fake: World, request: Request, app: str, token: str, mid: str) -> Answer:
     pushed, message = _target(fake, token, mid)
     refuse_if(check_message(request.body or {}, len(request.files), creating=False))
     _may_upload(fake, pushed, request)
     return c.edit(fake, message, request.body, request.files)
 
 
-def _delete(fake: FakeDiscord, request: Request, app: str, token: str, mid: str) -> Answer:
+def _delete(fake: World, request: Request, app: str, token: str, mid: str) -> Answer:
     _target(fake, token, mid)[1].deleted = True
     return 204, None
 
