@@ -74,7 +74,7 @@ from bot.schedule.decisions import decision_of
 from bot.schedule.planner import plan
 from bot.schedule.scheduler import Scheduler
 from bot.schedule.standins import with_standin_copies
-from bot.storage import due, readers, tournaments
+from bot.storage import dms, due, readers, tournaments
 from bot.storage import games as rows
 from bot.storage.backends import Target, open_database
 from bot.storage.connection import Backend, Store, WorkUnit
@@ -448,7 +448,7 @@ class GameService:
                     revision = await rows.claim(unit.connection, game.id, game.row.revision)
                     game = replace(game, row=replace(game.row, revision=revision))
                 if not caller.on_behalf:  # their own command: they may have opened DMs
-                    await rows.reopen_dms(unit.connection, caller.user)
+                    await dms.reopen_dms(unit.connection, caller.user)
                 replies = await run(self._context(place, caller, unit), game=game)
                 if note is not None and replies.public is not None:
                     text = f"{note}\n{replies.public.text}"
@@ -874,7 +874,7 @@ class GameService:
     async def set_dms_closed(self, user: int, closed: bool = True) -> None:
         """Remember that ``user`` does (not) accept DMs; their private news then stops."""
         async with self.db.transaction() as db:
-            await rows.set_dms_closed(db, user, closed)
+            await dms.set_dms_closed(db, user, closed)
 
     def forget(self, channel: int | None = None) -> None:
         """Drop cached games (all, or one channel's); they reload from the database."""

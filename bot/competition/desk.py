@@ -25,6 +25,7 @@ from bot.narration.turns import turn_phrase
 from bot.replies import Message, Notice, Replies
 from bot.schedule.runner import reminder_text
 from bot.schedule.timing import parse_duration, show_duration
+from bot.storage import dms as dm_rows
 from bot.storage import due
 from bot.storage import games as rows
 from bot.storage import tournaments as store
@@ -153,7 +154,7 @@ async def remind(ctx: Context, args: Args) -> Replies:
                 continue
             where = Place(table.channel, ctx.place.guild)
             text = reminder_text(game, where, clock.deadline, clock.seat)
-            closed_at, dms_off = await rows.dm_status(db, player)
+            closed_at, dms_off = await dm_rows.dm_status(db, player)
             if closed_at is not None or dms_off:
                 ping = Message(f"⏰ **{game.name_of(clock.seat)}**, {text}", mention=(player,))
                 notices.append(Notice(table.channel, game.id, ping))

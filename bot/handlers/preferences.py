@@ -15,8 +15,8 @@ from dataclasses import replace
 from bot.context import Context
 from bot.replies import Replies
 from bot.schedule.quiet import QuietHours
+from bot.storage import dms as dm_rows
 from bot.storage import due
-from bot.storage import games as rows
 from bot.storage.record import Game
 from bot.syntax import Args
 from engine.errors import InvalidNotation
@@ -34,9 +34,9 @@ async def dms(ctx: Context, game: Game | None, args: Args) -> Replies:
         raise InvalidNotation(f"dms: on or off, not {word!r}")
     off = CHOICES[word]
     async with ctx.db.transaction() as db:
-        await rows.set_dms_off(db, ctx.caller.user, off)
+        await dm_rows.set_dms_off(db, ctx.caller.user, off)
         if not off:
-            await rows.reopen_dms(db, ctx.caller.user)
+            await dm_rows.reopen_dms(db, ctx.caller.user)
     if off:
         return Replies.answer(
             "Direct messages are off: I will not send you private news. Your own commands "

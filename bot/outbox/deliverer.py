@@ -32,8 +32,7 @@ from bot.outbox.joining import join_news, join_private
 from bot.outbox.posting import BATTLE, GAME, Posted, post
 from bot.outbox.transport import DmsClosed, Expired, Refused, Retry, Transport
 from bot.replies import BattleStage, Message, Picture
-from bot.storage import games as users
-from bot.storage import leases
+from bot.storage import dms, leases
 from bot.storage import outbox as rows
 from bot.storage.connection import Backend
 from bot.storage.outbox import OutboxRow
@@ -287,7 +286,7 @@ class Deliverer:
 
     async def _dms_skipped(self, user: int) -> str | None:
         async with self.db.reading() as db:
-            closed_at, off = await users.dm_status(db, user)
+            closed_at, off = await dms.dm_status(db, user)
         if off:
             return "skipped: the player turned DMs off"
         if closed_at is not None and (
@@ -301,7 +300,7 @@ class Deliverer:
         first = batch[0]
         if isinstance(error, DmsClosed) and first.recipient is not None:
             async with self.db.transaction() as db:
-                newly = await users.close_dms(db, first.recipient, self._now().isoformat())
+                newly = await dms.close_dms(db, first.recipient, self._now().isoformat())
                 if newly:  # said once in the channel, and revealing nothing
                     notice = Message(DMS_CLOSED, mention=(first.recipient,))
                     await rows.add(

@@ -19,8 +19,8 @@ from bot.outbox.deliverer import DMS_CLOSED, Deliverer
 from bot.outbox.transport import DmsClosed, Expired, Refused, Retry
 from bot.replies import Message
 from bot.service import GameService
+from bot.storage import dms, outbox
 from bot.storage import games as rows
-from bot.storage import outbox
 from engine.game.legal import to_act
 from tests.bot.agent import caller, open_game
 
@@ -242,7 +242,7 @@ async def test_closed_dms_are_said_once_in_the_channel_and_spared_for_a_day(serv
     await dm("second")  # within a day: not even tried
     assert [s.kind for s in recorder.sent] == ["post"]
     async with service.db.reading() as db:
-        closed_at, _ = await rows.dm_status(db, user)
+        closed_at, _ = await dms.dm_status(db, user)
     assert closed_at is not None
     now[0] += timedelta(days=1, minutes=1)
     await dm("third")  # a day later: tried again, and it goes
@@ -253,10 +253,10 @@ async def test_closed_dms_are_said_once_in_the_channel_and_spared_for_a_day(serv
 async def test_a_command_reopens_closed_dms_and_a_player_may_turn_them_off(service):
     user = caller(CHANNEL, 0)
     async with service.db.transaction() as db:
-        await rows.close_dms(db, user.user, datetime.now(UTC).isoformat())
+        await dms.close_dms(db, user.user, datetime.now(UTC).isoformat())
     await service.submit(HERE, user, "new players 2")  # they may have opened them
     async with service.db.reading() as db:
-        assert await rows.dm_status(db, user.user) == (None, False)
+        assert await dms.dm_status(db, user.user) == (None, False)
     off = await service.submit(HERE, user, "dms off")
     assert not off.error and "off" in off.ephemeral.text
     recorder = Recorder()
@@ -270,7 +270,7 @@ async def test_a_command_reopens_closed_dms_and_a_player_may_turn_them_off(servi
     assert (await outcomes(service))[-1][2] == "skipped: the player turned DMs off"
     assert not (await service.submit(HERE, user, "dms on")).error
     async with service.db.reading() as db:
-        assert await rows.dm_status(db, user.user) == (None, False)
+        assert await dms.dm_status(db, user.user) == (None, False)
     assert (await service.submit(HERE, user, "dms maybe")).error
 
 

@@ -6,7 +6,7 @@ import sqlite3
 
 import pytest
 
-from bot.storage import Database, SeatRow, Status
+from bot.storage import Database, SeatRow, Status, dms
 from bot.storage import games as rows
 from bot.storage.migrations import MIGRATIONS
 
@@ -137,11 +137,11 @@ async def test_dms_closed_flags(db_path):
     db = await Database.open(db_path)
     try:
         async with db.transaction() as conn:
-            await rows.set_dms_closed(conn, 7, True)
-            await rows.set_dms_closed(conn, 8, True)
-            await rows.set_dms_closed(conn, 8, False)
+            await dms.set_dms_closed(conn, 7, True)
+            await dms.set_dms_closed(conn, 8, True)
+            await dms.set_dms_closed(conn, 8, False)
         async with db.reading() as conn:
-            assert await rows.users_with_dms_closed(conn, [7, 8, 9]) == {7}
-            assert await rows.users_with_dms_closed(conn, []) == set()
+            assert await dms.users_with_dms_closed(conn, [7, 8, 9]) == {7}
+            assert await dms.users_with_dms_closed(conn, []) == set()
     finally:
         await db.close()

@@ -10,7 +10,7 @@ from typing import Any, cast
 import asyncpg
 import pytest
 
-from bot.storage import due, games, outbox, tournaments
+from bot.storage import dms, due, games, outbox, tournaments
 from bot.storage.connection import Connection
 from bot.storage.database import Database
 from bot.storage.games import SeatRow, Status
@@ -57,8 +57,8 @@ async def scenario(store: Any, monkeypatch: pytest.MonkeyPatch) -> dict[str, Any
         await games.save_snapshot(db, first, 3, '{"state": "3 again"}')
         seen["damaged"] = await games.mark_damaged(db, second, "a test")
         seen["damaged_again"] = await games.mark_damaged(db, second, "again")
-        await games.set_dms_closed(db, ALICE, True)
-        seen["closed"] = await games.close_dms(db, BOB, "2024-02-02")
+        await dms.set_dms_closed(db, ALICE, True)
+        seen["closed"] = await dms.close_dms(db, BOB, "2024-02-02")
         row = await outbox.add(db, game=first, channel=CHANNEL, kind="post", body='{"t": 1}')
         await outbox.add(db, game=first, channel=CHANNEL, kind="dm", body="{}", recipient=BOB)
         await outbox.add(db, game=None, channel=CHANNEL, kind="answer", body="{}", version=5)
@@ -87,8 +87,8 @@ async def scenario(store: Any, monkeypatch: pytest.MonkeyPatch) -> dict[str, Any
         seen["snapshots"] = await games.snapshots(db, first)
         seen["last_snapshot_n"] = await games.last_snapshot_n(db, first)
         seen["latest_snapshot"] = await games.latest_snapshot(db, first)
-        seen["dms_closed"] = await games.users_with_dms_closed(db, [ALICE, BOB, CAROL])
-        seen["dm_status"] = await games.dm_status(db, BOB)
+        seen["dms_closed"] = await dms.users_with_dms_closed(db, [ALICE, BOB, CAROL])
+        seen["dm_status"] = await dms.dm_status(db, BOB)
         seen["count"] = await games.count_games(db), await games.count_games(db, Status.ACTIVE)
         seen["open_of"] = await games.count_open_games_of(db, BOB)
         seen["games_of"] = await games.games_of(db, BOB)
@@ -100,18 +100,18 @@ async def scenario(store: Any, monkeypatch: pytest.MonkeyPatch) -> dict[str, Any
     async with store.unit() as unit:
         async with unit.transaction() as raw:
             db = cast(Connection, raw)
-            await games.reopen_dms(db, ALICE)
-            await games.set_dms_off(db, ALICE, True)
+            await dms.reopen_dms(db, ALICE)
+            await dms.set_dms_off(db, ALICE, True)
             await outbox.drop_place(db, CHANNEL, "game")
         with pytest.raises(RuntimeError):
             async with unit.transaction() as raw:
-                await games.set_dms_off(cast(Connection, raw), BOB, True)
+                await dms.set_dms_off(cast(Connection, raw), BOB, True)
                 raise RuntimeError("undone alone")
         async with unit.reading() as raw:
             db = cast(Connection, raw)
             seen["unit_reads"] = (
-                await games.dm_status(db, ALICE),
-                await games.dm_status(db, BOB),
+                await dms.dm_status(db, ALICE),
+                await dms.dm_status(db, BOB),
                 await outbox.place(db, CHANNEL, "game"),
             )
     with pytest.raises(RuntimeError):
