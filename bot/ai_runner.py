@@ -39,9 +39,11 @@ import time
 from collections.abc import Sequence
 
 from bot.context import Place
-from bot.ports import GameHost, Slice
+from bot.handlers.ai_seats import ai_caller, ai_choice, ai_play, waiting_ai
+from bot.ports import RACES, SLICE_SECONDS, GameHost, Slice
 from bot.records.diagnosis import diagnose
 from bot.storage import leases
+from bot.storage.errors import LostRace
 
 log = logging.getLogger(__name__)
 
@@ -68,6 +70,70 @@ class AiRunner:
         self._held: set[int] = set()
         self._turns = asyncio.Semaphore(AT_ONCE)
         self._closed = False
+
+    async def slice(
+        self, place: Place, most: int | None = None, seconds: float | None = SLICE_SECONDS
+    ) -> Slice:
+        """One slice of AI actions in ``place``'s game, each stored with its news in its
+        own transaction: while the game waits for an AI seat, at most ``most`` actions
+        (default ``ai_limit``), ending after the action under way once ``seconds`` are
+        spent. The caller holds the channel's lock.
+
+        An AI action that fails ends the slice with a log entry (the slice is marked
+        failed): the command and the AI actions before it are stored. On a shared
+        database the slice plays only while this process holds the game's AI lease.
+        """
+        channel = place.channel
+        most = self.service.ai_limit if most is None else most
+        played = Slice()
+        races = 0
+        try:
+            game = await self.service.game_in(channel) if most > 0 else None
+        except Exception:
+            log.exception("channel %s: loading the game for its AI seats failed", channel)
+            played.failed = True
+            return played
+        if game is None or waiting_ai(game) is None:
+            await self.let_go(channel)
+            return played
+        if not await self.hold(channel):
+            played.elsewhere = True
+            return played
+        began = time.perf_counter()
+        while game is not None and (seat := waiting_ai(game)) is not None:
+            spent = seconds is not None and time.perf_counter() - began >= seconds
+            if len(played.chain) >= most or (played.chain and spent):
+                played.more = True
+                return played
+            ai = ai_caller(game, seat)
+            try:
+                action = await ai_choice(game, seat)
+                async with self.service.db.unit() as unit:
+                    replies, game = await ai_play(
+                        self.service.context(place, ai, unit), game, seat, action
+                    )
+                    self.service.games.remember(channel, game)
+                    replies = await self.service.told(unit, place, ai, replies, None, game)
+            except LostRace as lost:  # another process moved the game on: go on from there
+                self.service.games.drop(channel)
+                races += 1
+                log.info("game %s: the AI of seat %s %s", game.id, seat, lost)
+                if races >= RACES:  # it plays them too: it goes on with them
+                    played.elsewhere = True
+                    return played
+                game = await self.service.game_in(channel)
+                continue
+            except Exception:
+                self.service.games.drop(channel)
+                log.exception("game %s: the AI of seat %s failed", game.id, seat)
+                played.failed = True
+                return played
+            self.service.deliver_soon(channel, replies)
+            played.chain.append(replies)
+            if self.service.on_ai_action is not None:
+                self.service.on_ai_action(game)
+        await self.let_go(channel)
+        return played
 
     def busy(self, channel: int) -> bool:
         """Whether a task plays on ``channel``'s game (it will go on after the lock's
@@ -96,7 +162,7 @@ class AiRunner:
                 await asyncio.sleep(0)  # the command that woke the runner answers first
                 try:
                     async with self._turns, self.service.lock(channel):
-                        played = await self.service.ai_slice(place)
+                        played = await self.slice(place)
                 except Exception:  # a bug must not stop the game for good
                     log.exception("channel %s: a slice of AI actions failed", channel)
                     played = Slice(failed=True)

@@ -17,9 +17,10 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Protocol
 
-from bot.context import Caller, Place
-from bot.replies import Notice, Replies
-from bot.storage.connection import Backend, Connection
+from bot.context import Caller, Context, Place
+from bot.open_games import OpenGames
+from bot.replies import Replies
+from bot.storage.connection import Backend, Connection, Store, WorkUnit
 from bot.storage.record import Game
 from engine.game.actions import Action
 from engine.game.state import GameState
@@ -28,6 +29,8 @@ if TYPE_CHECKING:
     from bot.outbox.deliverer import Deliverer
     from bot.schedule.clock import Clock
 
+RACES = 3
+"""Tries of a command whose game another writer changes first (a shared database)."""
 #: An organiser's tool run by :meth:`GameHost.change`: the context, the channel's game.
 Work = Callable[..., Awaitable[Replies]]
 #: Chooses the action for a seat (a passed deadline's answer), in a worker thread.
@@ -80,6 +83,8 @@ class GameHost(Protocol):
     ai_limit: int
     on_planned: Callable[[], None] | None
     deliverer: Deliverer | None
+    games: OpenGames
+    on_ai_action: Callable[[Game], None] | None
 
     @property
     def ai(self) -> AiSeats: ...
@@ -103,24 +108,20 @@ class GameHost(Protocol):
 
     async def announce(self, place: Place, replies: Replies) -> Replies: ...
 
-    async def play_for(
+    async def ai_after(self, place: Place, first: Replies, limit: int | None = None) -> Replies: ...
+
+    def context(self, place: Place, caller: Caller, db: Store | None = None) -> Context: ...
+
+    async def told(
         self,
+        unit: WorkUnit,
         place: Place,
-        decision: str,
-        choose: Chooser,
-        cause: str,
-        *,
-        note: str | None = None,
-        begun: Finish | None = None,
-        done: Finish | None = None,
-        once: bool = False,
-        strict: bool = False,
-        mention: tuple[int, ...] = (),
-        elsewhere: tuple[Notice, ...] = (),
+        caller: Caller,
+        replies: Replies,
+        reply_to: str | None,
+        before: Game | None,
     ) -> Replies: ...
 
-    async def ai_slice(
-        self, place: Place, most: int | None = None, seconds: float | None = SLICE_SECONDS
-    ) -> Slice: ...
+    def deliver_soon(self, channel: int, replies: Replies) -> None: ...
 
     async def mark_damaged(self, game_id: int, channel: int, reason: str) -> bool: ...

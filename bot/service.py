@@ -36,44 +36,38 @@ import logging
 import math
 import secrets
 import time
-from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from functools import partial
 from typing import Any
 
+from bot import damaged_games as damage
+from bot import telling
 from bot.ai_runner import AiRunner
-from bot.competition.results import game_ended
 from bot.competition.tables import TableOpener
 from bot.config import NO_LIMITS, Limits
 from bot.context import Caller, Context, Place, Version
-from bot.handlers.ai_seats import ai_caller, ai_choice, ai_play, merge, waiting_ai
+from bot.handlers.ai_seats import merge
 from bot.handlers.info import INFO
 from bot.handlers.lobby import LOBBY
 from bot.handlers.play import Unconfirmed, play
 from bot.handlers.secrets import note_export
-from bot.offers import Offers, public_offers
-from bot.offers.board import lobby_offers
+from bot.open_games import OpenGames
 from bot.outbox.codec import Drawing
 from bot.outbox.deliverer import Deliverer
 from bot.outbox.transport import Transport
 from bot.outbox.writer import Told, write
 from bot.painting import Painter
 from bot.pictures import Renderer
-from bot.ports import SLICE_SECONDS, Chooser, Finish, Slice, Work
+from bot.ports import RACES, Finish, Work
 from bot.ratelimit import CommandRate
 from bot.records.command import RECORDS
-from bot.records.damage import GameDamaged, damage_notice
-from bot.records.diagnosis import diagnose
+from bot.records.damage import GameDamaged
 from bot.records.proof import random_salt
-from bot.records.seal import record_digest, sealed
-from bot.replies import Message, Notice, Picture, Replies
+from bot.replies import Message, Picture, Replies
 from bot.routing import STALE, WITHOUT_GAME, StaleChoice, stores, table_tool
 from bot.schedule.clock import Clock, SystemClock
-from bot.schedule.decisions import decision_of
-from bot.schedule.planner import plan
 from bot.schedule.scheduler import Scheduler
-from bot.schedule.standins import with_standin_copies
 from bot.storage import dms, due, readers, tournaments
 from bot.storage import games as rows
 from bot.storage.backends import Target, open_database
@@ -85,8 +79,6 @@ from bot.storage.record import (
     DamagedLog,
     Game,
     Timing,
-    load_game,
-    load_open_game,
 )
 from bot.syntax import Command, VerbKind, parse_command
 from engine.errors import IllegalAction, TitanError
@@ -98,11 +90,6 @@ SNAPSHOT_EVERY = 50
 CACHE_SIZE = 512
 AI_SLICE = 20
 """AI actions one slice plays under the channel's lock (see :mod:`bot.ai_runner`)."""
-ANSWER_LIMIT = 1000
-"""Actions one answer for a seat may play while the game waits for the same decision (a
-safety: a decision takes a few dozen); the answer's due item is then tried again."""
-RACES = 3
-"""Tries of a command whose game another writer changes first (a shared database)."""
 BUSY = (
     "This game was changed elsewhere at the same moment, again and again: nothing was done. "
     "Please try again."
@@ -111,12 +98,6 @@ BUSY = (
 Observer = Callable[[Game], None]
 SCHEDULER = Caller(0, "titanbot", on_behalf=True)
 """Who the bot's own notices come from (a reminder, a paused game)."""
-
-
-def _made(game: Game, decision: str) -> bool:
-    """Whether ``game`` no longer waits for ``decision`` (it was made, or the game is over)."""
-    decided = decision_of(game.state)
-    return decided is None or decided.key != decision
 
 
 SEED_BITS = 128
@@ -160,8 +141,8 @@ class GameService:
         self._seeds = seeds
         self._salts = salts
         self._snapshot_every = snapshot_every
-        self._cache_size = cache_size
-        self._cache: OrderedDict[int, Game] = OrderedDict()
+        self.games = OpenGames(db, cache_size, self._mark_damaged)
+        """The open games kept in memory (:mod:`bot.open_games`)."""
         self._locks: dict[int, asyncio.Lock] = {}
         self._seating = asyncio.Lock()
         self.deliverer: Deliverer | None = None
@@ -222,23 +203,12 @@ class GameService:
         message's version (else a newer message carries the newer picture)."""
         game = await self.game_in(channel)
         if game is None or game.id != game_id:
-            game = await self._finished(game_id)
+            game = await self.games.finished(game_id)
         if game is None or game.state is None or game.n != version:
             return None
         picture = drawing.of(game.state)
         image = await self.painter.draw(picture, channel)
         return (picture, image) if image is not None else None
-
-    async def _finished(self, game_id: int) -> Game | None:
-        """A game no longer open (over, cancelled), loaded to draw its last picture."""
-        try:
-            async with self.db.reading() as db:
-                row = await rows.game(db, game_id)
-                if row is None or row.damaged is not None:
-                    return None
-                return await load_game(db, row)
-        except DamagedLog:
-            return None
 
     async def paint(self, message: Message | None, channel: int | None = None) -> Message | None:
         """``message`` with its picture drawn, off the command's path (see
@@ -329,7 +299,7 @@ class GameService:
                 return Replies.refusal(str(exc))
             except Exception:
                 return await self._failed(place, command)
-            return await self._ai_after(place, replies)
+            return await self.ai_after(place, replies)
 
     async def _run(
         self,
@@ -344,7 +314,7 @@ class GameService:
         game = await self._prepare(place.channel, command, expect)
         caller = await self._with_standins(caller, game)
         if not stores(command):
-            return await self._dispatch(self._context(place, caller), command=command, game=game)
+            return await self._dispatch(self.context(place, caller), command=command, game=game)
         run = partial(self._dispatch, command=command)
         replies = await self._stored(place, caller, run, game, reply_to, note)
         if isinstance(command, Command) and command.verb == "tournament":
@@ -358,7 +328,7 @@ class GameService:
             try:
                 return await attempt()
             except LostRace as lost:
-                self._cache.pop(channel, None)
+                self.games.drop(channel)
                 log.info("channel %s: %s; trying again", channel, lost)
         return Replies.refusal(BUSY)
 
@@ -385,7 +355,7 @@ class GameService:
         tool stepping through a game: the demo, a benchmark) at most ``limit`` actions
         now, and nothing after them."""
         async with self.lock(place.channel):
-            return await self._ai_after(place, Replies(), limit)
+            return await self.ai_after(place, Replies(), limit)
 
     async def _prepare(
         self, channel: int, command: Command | Action | None, expect: Version | None
@@ -418,7 +388,7 @@ class GameService:
                 return Replies.refusal(str(exc))
             except Exception:
                 return await self._failed(place, "organiser tool")
-            return await self._ai_after(place, replies)
+            return await self.ai_after(place, replies)
 
     async def _changed(
         self, place: Place, caller: Caller, work: Work, reply_to: str | None
@@ -441,7 +411,7 @@ class GameService:
         the context and ``game=`` the channel's game, taken for the unit (its revision
         claimed: :class:`LostRace` when another writer changed it since it was loaded)."""
         channel = place.channel
-        cached = self._cache.get(channel)
+        cached = self.games.kept(channel)
         try:
             async with self.db.unit() as unit:
                 if game is not None:
@@ -449,18 +419,18 @@ class GameService:
                     game = replace(game, row=replace(game.row, revision=revision))
                 if not caller.on_behalf:  # their own command: they may have opened DMs
                     await dms.reopen_dms(unit.connection, caller.user)
-                replies = await run(self._context(place, caller, unit), game=game)
+                replies = await run(self.context(place, caller, unit), game=game)
                 if note is not None and replies.public is not None:
                     text = f"{note}\n{replies.public.text}"
                     replies = replace(replies, public=replace(replies.public, text=text))
-                replies = await self._told(unit, place, caller, replies, reply_to, game)
+                replies = await self.told(unit, place, caller, replies, reply_to, game)
         except BaseException:
-            self._restore(channel, cached)  # the cache may hold what was not committed
+            self.games.restore(channel, cached)  # the cache may hold what was not committed
             raise
-        self._wake(channel, replies)
+        self.deliver_soon(channel, replies)
         return replies
 
-    async def _told(
+    async def told(
         self,
         unit: WorkUnit,
         place: Place,
@@ -469,122 +439,16 @@ class GameService:
         reply_to: str | None,
         before: Game | None,
     ) -> Replies:
-        """Queue in the outbox what ``replies`` tell, the board's choices on the news (the
-        decision the game now waits for); the replies, marked stored."""
-        channel = place.channel
-        now = self._cache.get(channel)
-        if now is not None and now.row.revision != await rows.revision(unit.connection, now.id):
-            now = None  # changed by the unit in a way the cached game does not show
-        if now is None:
-            now = await load_open_game(unit, channel)
-        if now is not None:
-            self._remember(channel, now)
-        if now is not None:
-            by_timeout = caller.cause is not None
-            actor = caller.seat_in(now) if not caller.on_behalf and now.state is not None else None
-            await plan(
-                unit.connection, now, self.wall_clock.now(), by_timeout=by_timeout, actor=actor
-            )
-        elif before is not None:  # over or cancelled: nothing of it falls due any more
-            await due.forget(unit.connection, before.id)
-            ended = await game_ended(unit.connection, before.id)
-            replies = replace(replies, elsewhere=(*replies.elsewhere, *ended))
-            replies = sealed(replies, await record_digest(unit.connection, before.id))
-        if replies.public is not None and now is not None and now.state is not None:
-            offers = Offers.of(now.id, now.n, public_offers(now.state))
-            replies = replace(replies, public=replace(replies.public, offers=offers))
-        elif replies.public is not None and now is not None and replies.public.offers is None:
-            seated = lobby_offers(len(now.seats), now.settings.players)
-            offers = Offers.of(now.id, now.n, seated)
-            replies = replace(replies, public=replace(replies.public, offers=offers))
-        game = now if now is not None else before
-        if replies.private and game is not None and game.state is not None:
-            standins = await due.standins_of(
-                unit.connection, replies.private, self.wall_clock.now()
-            )
-            read = await readers.readers(unit.connection, game.id) if standins else frozenset()
-            replies = with_standin_copies(replies, game, standins, read)
-        version = now.n if now is not None and now.state is not None else None
-        told = Told(place, caller, game.id if game else None, version, reply_to)
-        count = await write(unit.connection, told, replies)
-        return replace(replies, stored=count > 0)
+        """Queue in the outbox what ``replies`` tell (:func:`bot.telling.told`)."""
+        return await telling.told(self, unit, place, caller, replies, reply_to, before)
 
-    def _wake(self, channel: int, replies: Replies) -> None:
+    def deliver_soon(self, channel: int, replies: Replies) -> None:
         if replies.stored and self.deliverer is not None:
             self.deliverer.wake(channel)
             for notice in replies.elsewhere:
                 self.deliverer.wake(notice.channel)
         if self.on_planned is not None:
             self.on_planned()
-
-    async def play_for(
-        self,
-        place: Place,
-        decision: str,
-        choose: Chooser,
-        cause: str,
-        *,
-        note: str | None = None,
-        begun: Finish | None = None,
-        done: Finish | None = None,
-        once: bool = False,
-        strict: bool = False,
-        mention: tuple[int, ...] = (),
-        elsewhere: tuple[Notice, ...] = (),
-    ) -> Replies:
-        """Play ``choose``'s actions for the seat ``place``'s game waits for, while it waits
-        for the same ``decision`` (a passed deadline's answer: a whole movement phase, say),
-        each stored with its news and with ``cause`` in the log. ``note`` heads the first
-        action's news and ``begun`` runs in its transaction; ``done`` runs in the
-        transaction of the action that makes the decision (the game then waits for another,
-        or is over), so that a crash between two of the actions leaves the answer to be
-        finished rather than marked done. The caller holds the channel's lock; the AI seats
-        that follow act as after a command. With ``once`` one action only (``done`` runs in
-        its transaction); ``strict`` plays nothing else when the engine refuses it (else
-        the first legal action is played instead, as for the AI). ``mention`` and
-        ``elsewhere`` go with the note (the organisers pinged, told in another channel)."""
-        channel = place.channel
-        chain: list[Replies] = []
-        races = 0
-        game = await self.game_in(channel)
-        while game is not None and len(chain) < (1 if once else ANSWER_LIMIT):
-            decided = decision_of(game.state)
-            if decided is None or decided.key != decision:
-                break
-            seat = decided.seat
-            caller = Caller(game.user_of(seat), game.name_of(seat), on_behalf=True, cause=cause)
-            try:
-                action = await asyncio.to_thread(choose, game.playing(), seat)
-                async with self.db.unit() as unit:
-                    ctx = self._context(place, caller, unit)
-                    if strict:
-                        replies, game = await play(ctx, game, action)
-                    else:
-                        replies, game = await ai_play(ctx, game, seat, action)
-                    if not chain and note is not None and replies.public is not None:
-                        text = f"{note}\n{replies.public.text}"
-                        pings = (*replies.public.mention, *mention)
-                        public = replace(replies.public, text=text, mention=pings)
-                        replies = replace(replies, public=public, elsewhere=elsewhere)
-                    if not chain and begun is not None:
-                        await begun(unit.connection)
-                    if done is not None and (once or _made(game, decision)):
-                        await done(unit.connection)
-                    self._remember(channel, game)
-                    replies = await self._told(unit, place, caller, replies, None, game)
-            except LostRace as lost:  # another process moved the game on: look again
-                self._cache.pop(channel, None)
-                races += 1
-                log.info("game %s: playing for seat %s %s", game.id, seat, lost)
-                game = await self.game_in(channel) if races < RACES else None
-                continue
-            except Exception:
-                self._cache.pop(channel, None)
-                log.exception("game %s: playing for seat %s failed", game.id, seat)
-                break
-            self._wake(channel, replies)
-            chain.append(replies)
-        return await self._ai_after(place, merge(Replies(), chain))
 
     async def tell(
         self, place: Place, game: Game, replies: Replies, done: Finish | None = None
@@ -594,8 +458,8 @@ class GameService:
         async with self.db.unit() as unit:
             if done is not None:
                 await done(unit.connection)
-            replies = await self._told(unit, place, SCHEDULER, replies, None, game)
-        self._wake(place.channel, replies)
+            replies = await self.told(unit, place, SCHEDULER, replies, None, game)
+        self.deliver_soon(place.channel, replies)
         return replies
 
     async def announce(self, place: Place, replies: Replies) -> Replies:
@@ -605,10 +469,10 @@ class GameService:
             told = Told(place, SCHEDULER)
             count = await write(unit.connection, told, replies)
         replies = replace(replies, stored=count > 0)
-        self._wake(place.channel, replies)
+        self.deliver_soon(place.channel, replies)
         return replies
 
-    def _context(self, place: Place, caller: Caller, db: Store | None = None) -> Context:
+    def context(self, place: Place, caller: Caller, db: Store | None = None) -> Context:
         return Context(
             db or self.db,
             place,
@@ -637,7 +501,7 @@ class GameService:
             f"second{'s' if seconds != 1 else ''}."
         )
 
-    async def _ai_after(self, place: Place, first: Replies, limit: int | None = None) -> Replies:
+    async def ai_after(self, place: Place, first: Replies, limit: int | None = None) -> Replies:
         """``first`` merged with the news of the AI slice that follows it (the caller holds
         the channel's lock); when the game still waits for an AI seat after the slice, the
         runner goes on with it in the background. When the runner plays the game already,
@@ -646,84 +510,20 @@ class GameService:
         With ``limit`` (:meth:`advance`'s), at most ``limit`` actions and nothing after.
         """
         if limit is not None:
-            played = await self.ai_slice(place, limit, None)
+            played = await self.ai.slice(place, limit, None)
             return merge(first, played.chain)
         if self.ai_limit <= 0:
             return first
         if self.ai.busy(place.channel):
             self.ai.wake(place)  # it looks once more before it stops
             return first
-        played = await self.ai_slice(place)
+        played = await self.ai.slice(place)
         self.ai.count(place.channel, played)
         if played.more:
             self.ai.wake(place)
         elif played.failed:
             self.ai.failed(place)
         return merge(first, played.chain)
-
-    async def ai_slice(
-        self, place: Place, most: int | None = None, seconds: float | None = SLICE_SECONDS
-    ) -> Slice:
-        """One slice of AI actions in ``place``'s game, each stored with its news in its
-        own transaction: while the game waits for an AI seat, at most ``most`` actions
-        (default ``ai_limit``), ending after the action under way once ``seconds`` are
-        spent. The caller holds the channel's lock.
-
-        An AI action that fails ends the slice with a log entry (the slice is marked
-        failed): the command and the AI actions before it are stored. On a shared
-        database the slice plays only while this process holds the game's AI lease.
-        """
-        channel = place.channel
-        most = self.ai_limit if most is None else most
-        played = Slice()
-        races = 0
-        try:
-            game = await self.game_in(channel) if most > 0 else None
-        except Exception:
-            log.exception("channel %s: loading the game for its AI seats failed", channel)
-            played.failed = True
-            return played
-        if game is None or waiting_ai(game) is None:
-            await self.ai.let_go(channel)
-            return played
-        if not await self.ai.hold(channel):
-            played.elsewhere = True
-            return played
-        began = time.perf_counter()
-        while game is not None and (seat := waiting_ai(game)) is not None:
-            spent = seconds is not None and time.perf_counter() - began >= seconds
-            if len(played.chain) >= most or (played.chain and spent):
-                played.more = True
-                return played
-            ai = ai_caller(game, seat)
-            try:
-                action = await ai_choice(game, seat)
-                async with self.db.unit() as unit:
-                    replies, game = await ai_play(
-                        self._context(place, ai, unit), game, seat, action
-                    )
-                    self._remember(channel, game)
-                    replies = await self._told(unit, place, ai, replies, None, game)
-            except LostRace as lost:  # another process moved the game on: go on from there
-                self._cache.pop(channel, None)
-                races += 1
-                log.info("game %s: the AI of seat %s %s", game.id, seat, lost)
-                if races >= RACES:  # it plays them too: it goes on with them
-                    played.elsewhere = True
-                    return played
-                game = await self.game_in(channel)
-                continue
-            except Exception:
-                self._cache.pop(channel, None)
-                log.exception("game %s: the AI of seat %s failed", game.id, seat)
-                played.failed = True
-                return played
-            self._wake(channel, replies)
-            played.chain.append(replies)
-            if self.on_ai_action is not None:
-                self.on_ai_action(game)
-        await self.ai.let_go(channel)
-        return played
 
     def lock(self, channel: int) -> asyncio.Lock:
         """The lock serialising ``channel``'s commands (held too by tools that change a
@@ -742,67 +542,31 @@ class GameService:
         if isinstance(command, Command) and command.kind is VerbKind.INFO:
             return await INFO[command.verb](ctx, game, command.args())
         if isinstance(command, Command) and command.kind is VerbKind.LOBBY:
-            self._cache.pop(channel, None)
+            self.games.drop(channel)
             return await LOBBY[command.verb](ctx, game, command.args())
         if game is None:
             raise IllegalAction("there is no game in this channel: open one with `new`")
         replies, updated = await play(ctx, game, command)
-        self._remember(channel, updated)
+        self.games.remember(channel, updated)
         return replies
 
     async def _failed(self, place: Place, command: Command | Action | str) -> Replies:
-        """After an unexpected failure: the damage notice when the rows of the channel's
-        game (then marked damaged), of the tournament concerned or of the server's ratings
-        are damaged (:mod:`bot.records.diagnosis`); else the apology for a bug."""
-        try:
-            async with self.db.reading() as db:
-                damage = await diagnose(db, place.channel, place.guild, command)
-        except Exception:
-            log.exception(
-                "channel %s: the rows could not be checked after a failure", place.channel
-            )
-            damage = None
-        if damage is None:
-            return self._apology(place, command)
-        log.warning(
-            "channel %s: %r failed on damaged rows: %s", place.channel, str(command), damage
-        )
-        self._cache.pop(place.channel, None)
-        if damage.game is not None:
-            await self.mark_damaged(damage.game, place.channel, damage.reason)
-        return Replies.refusal(damage.notice())
+        return await damage.failed(self, place, command)
 
-    def _apology(self, place: Place, command: Command | Action | str) -> Replies:
-        error_id = secrets.token_hex(4)
-        game = self._cache.pop(place.channel, None)
-        log.exception(
-            "error %s: game %s (channel %s) failed on %r",
-            error_id,
-            game.id if game else "?",
-            place.channel,
-            str(command),
-        )
-        apology = Replies.refusal(
-            f"Sorry, something went wrong on our side (error {error_id}). "
-            "`status` shows where the game stands."
-        )
-        return replace(apology, fault=True)
+    async def _mark_damaged(self, channel: int, found: DamagedLog) -> None:
+        assert found.row is not None
+        await self.mark_damaged(found.row.id, channel, found.reason)
+        log.warning("game %s (channel %s) is damaged: %s", found.row.id, channel, found)
 
-    def _restore(self, channel: int, cached: Game | None) -> None:
-        """Put back the game cached before a unit that did not commit."""
-        if cached is None:
-            self._cache.pop(channel, None)
-        elif self._cache.get(channel) is not cached:
-            self._remember(channel, cached)
+    async def mark_damaged(self, game_id: int, channel: int, reason: str) -> bool:
+        """Record that ``game_id`` cannot be played on and tell its channel, the first
+        time (:func:`bot.damaged_games.mark`); whether this call marked it."""
+        return await damage.mark(self, game_id, channel, reason)
 
-    def _remember(self, channel: int, game: Game) -> None:
-        if not game.row.status.is_open:
-            self._cache.pop(channel, None)
-            return
-        self._cache[channel] = game
-        self._cache.move_to_end(channel)
-        while len(self._cache) > self._cache_size:
-            self._cache.popitem(last=False)
+    async def damage_notice_in(self, channel: int) -> str | None:
+        """The explanation of ``channel``'s damaged game, while no other game is open."""
+        async with self.db.reading() as db:
+            return await damage.notice_in(db, channel)
 
     async def tournament_names(self, guild: int | None) -> list[str]:
         """The names of the server's tournaments, the newest first (for autocomplete)."""
@@ -811,65 +575,12 @@ class GameService:
         return list(reversed(found))
 
     async def game_in(self, channel: int) -> Game | None:
-        """The open game (lobby or active) of ``channel``, from the cache or the database.
+        """The open game (lobby or active) of ``channel``, kept in memory or loaded.
 
         A game whose record cannot be read back is marked damaged (with a warning in the
         log) and is not open any more: None, and :meth:`damage_notice_in` explains it.
         """
-        game = self._cache.get(channel)
-        if game is not None and self.db.shared and not await self._current(game):
-            if self._cache.get(channel) is game:  # another process changed it
-                del self._cache[channel]
-            game = None
-        if game is not None:
-            if channel in self._cache:  # (the check above may have let others run)
-                self._cache.move_to_end(channel)
-            return game
-        try:
-            game = await load_open_game(self.db, channel)
-        except DamagedLog as damage:
-            await self._mark_damaged(channel, damage)
-            return None
-        if game is None:
-            return None
-        self._remember(channel, game)
-        return game
-
-    async def _current(self, game: Game) -> bool:
-        """Whether the cached ``game`` is still as stored (its revision unchanged)."""
-        async with self.db.reading() as db:
-            return await rows.revision(db, game.id) == game.row.revision
-
-    async def _mark_damaged(self, channel: int, damage: DamagedLog) -> None:
-        assert damage.row is not None
-        await self.mark_damaged(damage.row.id, channel, damage.reason)
-        log.warning("game %s (channel %s) is damaged: %s", damage.row.id, channel, damage)
-
-    async def mark_damaged(self, game_id: int, channel: int, reason: str) -> bool:
-        """Record that ``game_id`` cannot be played on (``reason``: what is damaged) and,
-        the first time, tell its channel the damage notice, whoever met the damage (a
-        command, a deadline, a reminder): its players learn at once why it stopped, and
-        what to do. Whether this call marked it."""
-        self._cache.pop(channel, None)
-        async with self.db.unit() as unit:
-            newly = await rows.mark_damaged(unit.connection, game_id, reason)
-            if newly:
-                notice = Replies(public=Message(damage_notice(game_id, reason)))
-                told = Told(Place(channel), SCHEDULER, game=game_id)
-                await write(unit.connection, told, notice)
-        if newly:
-            self._wake(channel, Replies(stored=True))
-        return newly
-
-    async def damage_notice_in(self, channel: int) -> str | None:
-        """The explanation of ``channel``'s damaged game, while no other game is open."""
-        async with self.db.reading() as db:
-            if await rows.open_game(db, channel) is not None:
-                return None
-            row = await rows.damaged_game(db, channel)
-        if row is None or row.damaged is None:
-            return None
-        return damage_notice(row.id, row.damaged)
+        return await self.games.game_in(channel)
 
     async def set_dms_closed(self, user: int, closed: bool = True) -> None:
         """Remember that ``user`` does (not) accept DMs; their private news then stops."""
@@ -878,10 +589,7 @@ class GameService:
 
     def forget(self, channel: int | None = None) -> None:
         """Drop cached games (all, or one channel's); they reload from the database."""
-        if channel is None:
-            self._cache.clear()
-        else:
-            self._cache.pop(channel, None)
+        self.games.drop(channel)
 
 
 __all__ = ["Caller", "GameService", "Place", "Replies", "Version"]

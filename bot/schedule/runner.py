@@ -22,6 +22,7 @@ from bot.ports import GameHost
 from bot.replies import Message, Notice, Replies
 from bot.schedule.decisions import decision_of
 from bot.schedule.planner import EXPIRE, STANDIN_AI, covered
+from bot.schedule.proxy import play_for
 from bot.schedule.quiet import QuietHours
 from bot.schedule.standins import standin_applies
 from bot.schedule.timeouts import INACTIVITY, PAUSE, timeout_action, timeout_note
@@ -106,7 +107,8 @@ class DueRunner:
         seat = item.seat if item.seat is not None else -1
         outcome = "the computer stood in"
         assert item.decision is not None
-        await self.service.play_for(
+        await play_for(
+            self.service,
             place,
             item.decision,
             partial(_choose, "ai"),
@@ -235,7 +237,8 @@ class DueRunner:
         if told is not None and note is not None:
             note = f"{note}\n{told.public.text}" if told.public is not None else note
         assert item.decision is not None
-        await self.service.play_for(
+        await play_for(
+            self.service,
             place,
             item.decision,
             partial(_choose, policy),
@@ -268,7 +271,8 @@ class DueRunner:
             return "postponed until the colours are chosen"
         outcome = "expired"
         text = "⌛ The agreed time limit has come: the game ends after one more turn each."
-        await self.service.play_for(
+        await play_for(
+            self.service,
             place,
             _any_decision(game),
             lambda state, seat: a.ExpireTimeLimit(),

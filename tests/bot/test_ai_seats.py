@@ -6,7 +6,7 @@ import asyncio
 
 import pytest
 
-import bot.service as service_module
+import bot.ai_runner as runner_module
 from bot.ai_runner import RETRY_AFTER
 from bot.console import LOCAL_CHANNEL, Console
 from bot.context import Caller, Place
@@ -228,7 +228,7 @@ async def test_a_slice_that_fails_is_tried_again_when_the_scheduler_says(db_targ
     clock = ManualClock()
     over = asyncio.Event()
     broken = True
-    original = service_module.ai_play
+    original = runner_module.ai_play
 
     async def flaky(ctx, game, seat, action):
         if broken and game.n >= 20:
@@ -239,7 +239,7 @@ async def test_a_slice_that_fails_is_tried_again_when_the_scheduler_says(db_targ
         if game.state.result is not None:
             over.set()
 
-    monkeypatch.setattr(service_module, "ai_play", flaky)
+    monkeypatch.setattr(runner_module, "ai_play", flaky)
     service = await GameService.open(
         db_target, seeds=lambda: 4, ai_limit=5, wall_clock=clock, on_ai_action=observe
     )

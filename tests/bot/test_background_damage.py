@@ -139,16 +139,16 @@ async def test_computers_that_meet_damaged_rows_stop_and_their_channel_is_told(
 ) -> None:
     """A slice of AI actions that fails is tried again later; once it fails on damaged
     rows of the game, the game is marked, its channel told once, and no retry planned."""
-    import bot.service as service_module
+    import bot.ai_runner as runner_module
 
-    original = service_module.ai_play
+    original = runner_module.ai_play
 
     async def fails(ctx, game, seat, action):  # type: ignore[no-untyped-def]
         if game.n >= 20:
             raise RuntimeError("a row that cannot be read")
         return await original(ctx, game, seat, action)
 
-    monkeypatch.setattr(service_module, "ai_play", fails)
+    monkeypatch.setattr(runner_module, "ai_play", fails)
     service = await GameService.open(db_target, seeds=lambda: 4, ai_limit=5, wall_clock=clock)
     try:
         await service.keep_time()

@@ -147,7 +147,7 @@ async def test_a_command_and_its_news_are_stored_together_or_not_at_all(service,
     async def broken(db, told, replies):
         raise OSError("disk full")
 
-    monkeypatch.setattr("bot.service.write", broken)
+    monkeypatch.setattr("bot.telling.write", broken)
     failed = await service.submit(HERE, caller(CHANNEL, seat), "colour Red")
     assert failed.fault
     async with service.db.reading() as db:

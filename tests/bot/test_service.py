@@ -98,11 +98,11 @@ async def test_an_unexpected_error_is_logged_with_the_game_and_apologised(
         raise RuntimeError("boom")
 
     monkeypatch.setattr(bot.handlers.play, "apply", broken)
-    with caplog.at_level(logging.ERROR, logger="bot.service"):
+    with caplog.at_level(logging.ERROR, logger="bot.damaged_games"):
         replies = await as_actor(service, "roll")
     assert replies.error and replies.ephemeral.text.startswith("Sorry, something went wrong")
     assert replies.fault  # only the apology is marked so
-    record = next(r for r in caplog.records if r.name == "bot.service")
+    record = next(r for r in caplog.records if r.name == "bot.damaged_games")
     assert f"game {game.id}" in record.getMessage() and record.exc_info is not None
     assert dump(db_target) == before
     monkeypatch.undo()

@@ -120,7 +120,7 @@ async def test_the_check_catches_a_board_that_offers_private_choices(fake, titan
         shown = [x for x in legal if type(x) in FORMATTERS and not isinstance(x, NOT_OFFERED)]
         return laid_out([offer(x) for x in shown], "Everything…")
 
-    monkeypatch.setattr("bot.service.public_offers", everything)
+    monkeypatch.setattr("bot.telling.public_offers", everything)
     await open_game(fake)
     _, leaks, _ = await play_and_check(fake, titan, 11, limit=400)
     # The first split's characters, the words of the option and the command it carries.
