@@ -1,4 +1,4 @@
-"""No import circle anywhere in the project (issue 25).
+"""No import circle anywhere in the project, and no module too long to read (issue 25).
 
 Every module of engine/, render/, bot/, tests/ and bench/ is read from its source; a circle
 is a set of modules each reaching the others by imports (``TYPE_CHECKING`` ones
@@ -13,6 +13,7 @@ from tests.import_graph import cycles, graph
 
 REPO = Path(__file__).resolve().parent.parent
 PACKAGES = ("engine", "render", "bot", "tests", "bench")
+MOST_LINES = 600
 
 
 def test_the_project_has_no_import_circle() -> None:
@@ -20,6 +21,16 @@ def test_the_project_has_no_import_circle() -> None:
     assert {"bot.service", "bot.ports", "engine.game.apply", "render.battleland"} <= set(edges)
     assert "bot.ports" in edges["bot.schedule.scheduler"]
     assert cycles(edges) == []
+
+
+def test_no_module_of_the_program_is_over_six_hundred_lines() -> None:
+    long = {
+        str(path.relative_to(REPO)): lines
+        for package in ("engine", "render", "bot")
+        for path in sorted((REPO / package).rglob("*.py"))
+        if (lines := len(path.read_text(encoding="utf-8").splitlines())) > MOST_LINES
+    }
+    assert long == {}
 
 
 def test_the_checker_finds_a_circle_through_a_package_and_a_type_import(tmp_path: Path) -> None:
