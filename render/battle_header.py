@@ -13,6 +13,7 @@ from PIL import ImageDraw
 
 from engine.battle.position import Side
 from engine.battle.state import LAST_TURN, Battle, BattleStep
+from render.battle_base import HEADER_SHARE
 from render.counters import draw_marker
 from render.style import HIGHLIGHT, PAPER, RGB, STRIP, font, mix, player_rgb
 
@@ -57,7 +58,7 @@ PHASES: dict[BattleStep, str] = {
     BattleStep.MANEUVER: "maneuver",
     BattleStep.DRIFT: "drift",
     BattleStep.STRIKE: "strike",
-    BattleStep.SLEW_ALL: "strike",
+    BattleStep.SLEW_ALL: "slew all",
     BattleStep.COUNTERSTRIKE: "strikeback",
     BattleStep.END_CHECK: "end check",
     BattleStep.OVER: "over",
@@ -71,6 +72,7 @@ _DOING = {
     "maneuver": "maneuvers",
     "drift": "may concede before the drift damage",
     "strike": "strikes",
+    "slew all": "may concede before the counterstrikes",
     "strikeback": "strikes back",
     "end check": "may concede at the end check",
 }
@@ -175,8 +177,8 @@ def _text_label(
 
 def header_layout(heading: Heading, width: int, r: float) -> HeaderLayout:
     """Where the header of ``heading`` draws what, on a picture ``width`` px wide whose
-    hexes have radius ``r`` (its height: :data:`render.battle_base.HEADER_SHARE` radii)."""
-    height = 1.9 * r
+    hexes have radius ``r``."""
+    height = HEADER_SHARE * r
     pad = 0.22 * r
     marker = 1.0 * r
     row = 0.1 * r
