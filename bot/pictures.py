@@ -13,11 +13,14 @@ from collections.abc import Callable
 from typing import Any
 
 from bot.replies import BattleMarks, Picture, PictureKind
+from engine.battle.position import Fighter, Side
+from engine.battle.state import Battle
 from engine.game.state import GameState, Stage
 
 log = logging.getLogger(__name__)
 
 Renderer = Callable[[Picture], bytes | None]
+HEADER = "render.battle_header"
 
 
 def _function(module: str, name: str) -> Callable[..., Any] | None:
@@ -44,28 +47,89 @@ def _colour_of(state: GameState, marker: str) -> str | None:
 
 
 def _battleland(picture: Picture) -> bytes | None:
-    """The battle in progress (public to everyone, RULES §5.7), its last maneuver and
-    strike highlighted."""
+    """The battle in progress (public to everyone, RULES §5.7), its last maneuvers and
+    strikes highlighted."""
     draw = _function("render.battleland", "battleland_png")
+    options = battleland_options(picture)
+    if draw is None or options is None:
+        return None
+    image = draw(options.pop("position"), **options)
+    return image if isinstance(image, bytes) else None
+
+
+def battleland_options(picture: Picture) -> dict[str, Any] | None:
+    """What the battleland picture of ``picture`` is drawn from (the keyword options of
+    ``render.battleland.battleland_png``, and ``position``), or None without a battle: only
+    the battle's two legions, public from its start (RULES §5.7), its characters waiting
+    off the board included."""
     engagement = picture.state.engagement
     battle = engagement.battle if engagement is not None else None
-    if draw is None or engagement is None or battle is None or engagement.stage is not Stage.BATTLE:
+    if engagement is None or battle is None or engagement.stage is not Stage.BATTLE:
         return None
     state = picture.state
     marks = picture.marks or BattleMarks()
-    image = draw(
-        battle.position,
-        attacker_colour=_colour_of(state, engagement.attacker) or "Red",
-        defender_colour=_colour_of(state, engagement.defender) or "Blue",
-        entry_side=battle.entry_side,
-        turn=battle.turn,
-        last_move=marks.last_move,
-        last_strike=marks.last_strike,
-        strike_result=marks.strike_result,
-        rangestrike=marks.rangestrike,
-        selected=marks.entered,
+    options: dict[str, Any] = {
+        "position": battle.position,
+        "attacker_colour": _colour_of(state, engagement.attacker) or "Red",
+        "defender_colour": _colour_of(state, engagement.defender) or "Blue",
+        "entry_side": battle.entry_side,
+        "turn": battle.turn,
+        "selected": marks.selected or marks.entered,
+        "destinations": marks.destinations,
+    }
+    if marks.moves or marks.strikes:
+        options["moves"] = marks.moves
+        options["strikes"] = _strikes(marks)
+    else:
+        options |= {
+            "last_move": marks.last_move,
+            "last_strike": marks.last_strike,
+            "strike_result": marks.strike_result,
+            "rangestrike": marks.rangestrike,
+        }
+    heading = _heading(state, battle)
+    if heading is not None:
+        options["heading"] = heading
+    options["waiting"] = tuple(
+        Fighter(name, side, "", battle.power_of(side, name))
+        for side in Side
+        for name in battle.waiting(side)
     )
-    return image if isinstance(image, bytes) else None
+    return options
+
+
+def battleland_scene(picture: Picture) -> Any:
+    """The layout of the battleland picture of ``picture`` (``render.battle_scene.Scene``:
+    its header's texts and every counter it places), or None."""
+    scene = _function("render.battle_scene", "battle_scene")
+    options = battleland_options(picture)
+    if scene is None or options is None:
+        return None
+    wanted = ("heading", "waiting", "entry_side")
+    return scene(options["position"], **{k: v for k, v in options.items() if k in wanted})
+
+
+def _heading(state: GameState, battle: Battle) -> Any:
+    """The header of the battle: both legions' markers, heights, owners and colours."""
+    party, heading_of = _function(HEADER, "Party"), _function(HEADER, "heading_of")
+    if party is None or heading_of is None:
+        return None
+    parties = []
+    for side in Side:
+        marker = battle.marker(side)
+        legion = state.legions.get(marker)
+        height = legion.height if legion is not None else len(battle.legion(side))
+        owner = state.player(legion.owner) if legion is not None else None
+        name = owner.name if owner is not None else marker
+        parties.append(party(marker, height, name, owner.colour if owner else None))
+    return heading_of(battle, *parties)
+
+
+def _strikes(marks: BattleMarks) -> tuple[Any, ...]:
+    mark = _function("render.battleland", "StrikeMark")
+    if mark is None:
+        return ()
+    return tuple(mark(*strike) for strike in marks.strikes)
 
 
 def _legions(picture: Picture) -> bytes | None:

@@ -27,13 +27,20 @@ class PictureKind(Enum):
 @dataclass(frozen=True)
 class BattleMarks:
     """What a battleland picture highlights: the last maneuver (``entered``: the hex of a
-    character just brought on) and the last strike with its result."""
+    character just brought on) and the last strike with its result; ``moves`` every
+    maneuver of the phase (from None: brought on) and ``strikes`` the action's strikes
+    (striker, target, result, rangestrike), which take the place of the single ones when
+    given; ``selected`` a character chosen and ``destinations`` the hexes it may reach."""
 
     last_move: tuple[str, str] | None = None
     entered: str | None = None
     last_strike: tuple[str, str] | None = None
     strike_result: str | None = None
     rangestrike: bool = False
+    moves: tuple[tuple[str | None, str], ...] = ()
+    strikes: tuple[tuple[str, str, str | None, bool], ...] = ()
+    selected: str | None = None
+    destinations: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -1,7 +1,9 @@
 """A battleland's static layer: hexes, hazards, elevations and hexside hazards (RULES §8).
 
 Oriented as errata 2.0 holds the map: terrain name at the upper right, turn track at the
-bottom. Drawn once per (terrain, size) at twice the resolution, scaled down and cached.
+bottom; above the map a header band tells who fights whom (drawn per picture by
+:mod:`render.battle_header`). Drawn once per (terrain, size) at twice the resolution,
+scaled down and cached.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from render.style import (
     INK,
     PAPER,
     RGB,
+    STRIP,
     TERRAIN_COLOURS,
     bold_text,
     font,
@@ -29,6 +32,8 @@ from render.style import (
 )
 
 DEFAULT_WIDTH = 760
+HEADER_SHARE = 1.9
+"""Height of the header band, in hex radii."""
 SUPERSAMPLE = 2
 GRID: RGB = (60, 60, 60)
 GROUND: RGB = (236, 230, 212)
@@ -36,12 +41,14 @@ GROUND: RGB = (236, 230, 212)
 
 @dataclass(frozen=True)
 class BattleLayout:
-    """Canvas of a battleland picture: title band, map, turn track and legend."""
+    """Canvas of a battleland picture: header band, map, turn track and legend."""
 
     width: int
     height: int
     frame: HexFrame
     track_top: float
+    header_height: float = 0.0
+    """The band at the top that names the two sides (:mod:`render.battle_header`)."""
 
 
 @cache
@@ -50,11 +57,12 @@ def battle_layout(width: int = DEFAULT_WIDTH) -> BattleLayout:
     width = max(400, width)
     r = width / 11.2
     left = (width - 9.5 * r) / 2
-    top = 1.0 * r
+    header = HEADER_SHARE * r
+    top = header + 1.0 * r  # room for the characters waiting by a top edge
     frame = HexFrame(r, left, top)
-    track_top = top + frame.map_height + 0.45 * r
+    track_top = top + frame.map_height + 0.8 * r
     height = round(track_top + 1.95 * r)
-    return BattleLayout(width, height, frame, track_top)
+    return BattleLayout(width, height, frame, track_top, header)
 
 
 def hex_fill(terrain: str, hexagon: BattleHex) -> RGB:
@@ -79,17 +87,18 @@ def battle_base(terrain: str, width: int = DEFAULT_WIDTH) -> Image.Image:
         for side, hazard in enumerate(land.hexes[label].hexsides):
             if hazard is not None:
                 draw_hexside(draw, frame, label, side, hazard)
-    name_at = (big.width - 0.3 * frame.r, 0.3 * frame.r)
-    draw.text(
-        name_at,
-        terrain.upper(),
-        font=font(round(0.5 * frame.r)),
-        fill=PAPER,
-        anchor="ra",
-        stroke_width=2,
-        stroke_fill=PAPER,
-    )
+    draw.rectangle((0, 0, big.width, round(lay.header_height * k)), fill=STRIP)
     return big.resize((lay.width, lay.height), Image.Resampling.LANCZOS)
+
+
+def draw_terrain_name(draw: ImageDraw.ImageDraw, lay: BattleLayout, terrain: str) -> None:
+    """The terrain's name at the upper right of the map, below the header band (a picture
+    with a header names it there instead)."""
+    r = lay.frame.r
+    at = (lay.width - 0.3 * r, lay.header_height + 0.15 * r)
+    size = round(0.5 * r)
+    draw.text(at, terrain.upper(), font=font(size), fill=PAPER, anchor="ra", stroke_width=1,
+              stroke_fill=PAPER)  # fmt: skip
 
 
 def _draw_hex(draw: ImageDraw.ImageDraw, frame: HexFrame, terrain: str, hexagon: BattleHex) -> None:

@@ -7,14 +7,17 @@ picture does not depend on how a battle in progress is stored.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 
 from PIL import Image, ImageDraw
 
 from engine.battle.position import Fighter, Position, Side
-from engine.battleland import EDGES, Edge, attacker_edge, battleland, defender_edge
-from render.battle_base import DEFAULT_WIDTH, BattleLayout, battle_base, battle_layout
-from render.counters import CounterFace, draw_counter, face
+from engine.battleland import EDGES, Edge, battleland
+from render.battle_base import DEFAULT_WIDTH, BattleLayout, battle_base, draw_terrain_name
+from render.battle_header import Heading, draw_header
+from render.battle_scene import COUNTER_SHARE, Scene, battle_scene, entry_edges, outward
+from render.counters import draw_counter
 from render.geometry import HexFrame, Point
 from render.style import (
     DAMAGE,
@@ -31,8 +34,19 @@ from render.style import (
 )
 
 TURNS = 7
-COUNTER_SHARE = 1.0  # counter side, in hex radii
 MUTED: RGB = (150, 158, 168)
+Move = tuple[str | None, str]
+"""A maneuver: (from, to); from None for a character brought on from off the board."""
+
+
+@dataclass(frozen=True)
+class StrikeMark:
+    """A strike to draw: striker's and target's hexes, its result, whether a rangestrike."""
+
+    striker: str
+    target: str
+    result: str | None = None
+    rangestrike: bool = False
 
 
 def battleland_image(
@@ -49,37 +63,54 @@ def battleland_image(
     selected: str | None = None,
     destinations: Iterable[str] = (),
     size: int = DEFAULT_WIDTH,
+    heading: Heading | None = None,
+    waiting: Iterable[Fighter] = (),
+    moves: Sequence[Move] = (),
+    strikes: Sequence[StrikeMark] = (),
 ) -> Image.Image:
     """The battleland of ``position.terrain`` with its fighters.
 
     ``entry_side`` (1, 3 or 5, RULES §8.3) marks the attacker's and defender's edges
     (default: the three attacker edges, numbered); ``turn`` lights the turn track;
-    ``last_move`` (from, to) and ``last_strike`` (striker, target) draw arrows, the strike
-    labelled with ``strike_result`` and dashed for a ``rangestrike``; ``selected`` rings
-    a hex and ``destinations`` are the hexes its character may move to.
+    ``last_move`` (from, to) and ``moves`` draw maneuver arrows, ``last_strike`` (striker,
+    target, labelled with ``strike_result``, dashed for a ``rangestrike``) and ``strikes``
+    strike arrows; ``selected`` rings a hex and ``destinations`` are the hexes its
+    character may move to. ``heading`` adds the header (who fights whom, who acts);
+    ``waiting`` are the characters off the board, drawn by their edge (see
+    :func:`~render.battle_scene.battle_scene`).
     """
-    lay = battle_layout(size)
+    scene = battle_scene(
+        position, heading=heading, waiting=waiting, entry_side=entry_side, size=size
+    )
+    lay = scene.layout
     image = battle_base(position.terrain, size).copy()
     draw = ImageDraw.Draw(image)
     frame = lay.frame
     colours = {
-        Side.ATTACKER: player_rgb(attacker_colour),
-        Side.DEFENDER: player_rgb(defender_colour),
+        Side.ATTACKER: player_rgb(heading.attacker.colour if heading else attacker_colour),
+        Side.DEFENDER: player_rgb(heading.defender.colour if heading else defender_colour),
     }
-    _draw_edges(draw, frame, position.terrain, entry_side, colours)
+    tags = dict(scene.tags)
+    _draw_edges(draw, frame, position.terrain, entry_side, colours, tags)
     for label in destinations:
         _dot(draw, frame, label, REACHABLE)
     if selected is not None:
         _ring(draw, frame, selected, HIGHLIGHT)
-    if last_move is not None and last_move[0] != last_move[1]:
-        _arrow(draw, frame, last_move, LAST_MOVE, dashed=False)
-    for who in position.fighters:
-        draw_counter(
-            draw, frame.centre(who.hex), counter_size(frame), _face(who), colours[who.side]
-        )
+    shown_moves = [*moves, *([last_move] if last_move is not None else [])]
+    for start, end in dict.fromkeys(shown_moves):
+        _draw_move(draw, scene, position, (start, end))
+    for who in scene.counters:
+        draw_counter(draw, who.centre, who.size, who.face, colours[who.side])
+    shown = [*strikes]
     if last_strike is not None:
-        _draw_strike(draw, frame, last_strike, strike_result, rangestrike)
+        shown.append(StrikeMark(*last_strike, strike_result, rangestrike))
+    for mark in shown:
+        _draw_strike(draw, frame, (mark.striker, mark.target), mark.result, mark.rangestrike)
     _draw_track(draw, lay, turn)
+    if scene.header is not None:
+        draw_header(draw, scene.header)
+    else:
+        draw_terrain_name(draw, lay, position.terrain)
     return image
 
 
@@ -97,6 +128,10 @@ def battleland_png(
     selected: str | None = None,
     destinations: Iterable[str] = (),
     size: int = DEFAULT_WIDTH,
+    heading: Heading | None = None,
+    waiting: Iterable[Fighter] = (),
+    moves: Sequence[Move] = (),
+    strikes: Sequence[StrikeMark] = (),
 ) -> bytes:
     """:func:`battleland_image` encoded as PNG bytes (same keyword options)."""
     image = battleland_image(
@@ -112,17 +147,39 @@ def battleland_png(
         selected=selected,
         destinations=destinations,
         size=size,
+        heading=heading,
+        waiting=waiting,
+        moves=moves,
+        strikes=strikes,
     )
     return png_bytes(image, palette=True)
 
 
 def counter_size(frame: HexFrame) -> float:
-    """Side of a character counter on the battleland, in px."""
+    """Side of a character counter on the board, in px."""
     return COUNTER_SHARE * frame.r
 
 
-def _face(fighter: Fighter) -> CounterFace:
-    return face(fighter.name, power=fighter.power, hits=fighter.hits, slain=not fighter.alive)
+def _draw_move(draw: ImageDraw.ImageDraw, scene: Scene, position: Position, move: Move) -> None:
+    """A maneuver's arrow; a character brought on comes from outside its edge."""
+    start, end = move
+    frame = scene.layout.frame
+    if start is not None:
+        if start != end:
+            _arrow(draw, frame, (frame.centre(start), frame.centre(end)), LAST_MOVE, dashed=False)
+        return
+    who = position.at(end)
+    if who is None:
+        _ring(draw, frame, end, HIGHLIGHT)
+        return
+    x, y = frame.centre(end)
+    edges = [e for e in EDGES if end in e.hexes]
+    if not edges:  # deployed inside a Tower: ringed
+        _ring(draw, frame, end, HIGHLIGHT)
+        return
+    ox, oy = outward(edges[0].index)
+    origin = (x + ox * 1.15 * frame.r, y + oy * 1.15 * frame.r)
+    _arrow(draw, frame, (origin, (x, y)), LAST_MOVE, dashed=False)
 
 
 def _dot(draw: ImageDraw.ImageDraw, frame: HexFrame, label: str, colour: RGB) -> None:
@@ -156,22 +213,28 @@ def _draw_edges(
     terrain: str,
     entry_side: int | None,
     colours: dict[Side, RGB],
+    tags: dict[Side, Point],
 ) -> None:
-    """The entry edges: the attacker's and defender's bands, or the three attacker edges."""
-    tower = battleland(terrain).is_tower
+    """The entry edges: the attacker's and defender's bands, or the three attacker edges;
+    a side's tag goes after the row of its waiting characters, if any (``tags``)."""
+    marks: list[tuple[Edge, RGB, str, Point | None]]
     if entry_side is None:
-        marks = [(EDGES[k], MUTED, str(k)) for k in (1, 3, 5)]
+        marks = [(EDGES[k], MUTED, str(k), None) for k in (1, 3, 5)]
     else:
-        marks = [(attacker_edge(entry_side, tower), colours[Side.ATTACKER], "Attacker")]
-        marks.append((defender_edge(entry_side, tower), colours[Side.DEFENDER], "Defender"))
+        edges = entry_edges(terrain, entry_side)
+        marks = [
+            (edges[side], colours[side], side.value.capitalize(), tags.get(side)) for side in Side
+        ]
     band = max(4, round(frame.r * 0.12))
-    for edge, colour, text in marks:
+    for edge, colour, text, at in marks:
         for label, side in _edge_sides(edge):
             (x1, y1), (x2, y2) = frame.side(label, side, shrink=-band * 0.7)
             draw.line((x1, y1, x2, y2), fill=colour, width=band)
-        label, side = _edge_sides(edge)[len(edge.hexes) // 2]
-        (x1, y1), (x2, y2) = frame.side(label, side, shrink=-frame.r * 0.42)
-        _tag(draw, ((x1 + x2) / 2, (y1 + y2) / 2), text, colour, round(0.22 * frame.r))
+        if at is None:
+            label, side = _edge_sides(edge)[len(edge.hexes) // 2]
+            (x1, y1), (x2, y2) = frame.side(label, side, shrink=-frame.r * 0.42)
+            at = ((x1 + x2) / 2, (y1 + y2) / 2)
+        _tag(draw, at, text, colour, round(0.22 * frame.r))
 
 
 def _tag(draw: ImageDraw.ImageDraw, at: Point, text: str, colour: RGB, size: int) -> None:
@@ -184,14 +247,15 @@ def _tag(draw: ImageDraw.ImageDraw, at: Point, text: str, colour: RGB, size: int
 def _arrow(
     draw: ImageDraw.ImageDraw,
     frame: HexFrame,
-    hexes: tuple[str, str],
+    ends: tuple[Point, Point],
     colour: RGB,
     *,
     dashed: bool,
     start_clear: bool = False,
 ) -> tuple[Point, Point]:
-    """An arrow from the first hex to the edge of the second's counter; returns its ends."""
-    (x1, y1), (x2, y2) = frame.centre(hexes[0]), frame.centre(hexes[1])
+    """An arrow from the first point to the edge of the counter at the second; returns
+    its ends."""
+    (x1, y1), (x2, y2) = ends
     length = max(1e-6, math.hypot(x2 - x1, y2 - y1))
     ux, uy = (x2 - x1) / length, (y2 - y1) / length
     stop = 0.55 * frame.r
@@ -243,7 +307,8 @@ def _draw_strike(
     rangestrike: bool,
 ) -> None:
     colour = mix(DAMAGE, (255, 140, 0), 0.5) if rangestrike else DAMAGE
-    (x1, y1), (x2, y2) = _arrow(draw, frame, hexes, colour, dashed=rangestrike, start_clear=True)
+    ends = (frame.centre(hexes[0]), frame.centre(hexes[1]))
+    (x1, y1), (x2, y2) = _arrow(draw, frame, ends, colour, dashed=rangestrike, start_clear=True)
     text = result or ("rangestrike" if rangestrike else "strike")
     length = max(1e-6, math.hypot(x2 - x1, y2 - y1))
     nx, ny = (y2 - y1) / length, -(x2 - x1) / length

@@ -92,6 +92,7 @@ def demo_set(seed: int = 1) -> dict[str, bytes]:
             defender_colour=shot.defender_colour,
             entry_side=shot.entry_side,
             turn=shot.turn,
+            heading=shot.heading,
         )
     owner = state.player(state.active)
     legion = max(state.legions_of(owner.seat), key=lambda leg: (leg.height, leg.marker))

@@ -18,6 +18,7 @@ from engine.game.legal import legal_actions, to_act
 from engine.game.setup import new_game
 from engine.game.state import GameState, Phase, Stage
 from engine.masterboard import land as land_of
+from render.battle_header import Heading, Party, heading_of
 
 PLAYERS = ("Ann", "Bob", "Cyd", "Dee")
 MAX_ACTIONS = 30_000
@@ -32,6 +33,8 @@ class BattleShot:
     defender_colour: str
     entry_side: int
     turn: int
+    heading: Heading | None = None
+    """The header: both legions' markers, owners and colours, who acts."""
 
 
 def _choose(state: GameState, seat: int, rng: random.Random) -> a.Action:
@@ -74,12 +77,18 @@ def _shot(state: GameState) -> tuple[str, BattleShot] | None:
     colours = {
         side: state.player(state.legion(battle.marker(side)).owner).colour or "Red" for side in Side
     }
+    parties = []
+    for side in Side:
+        legion = state.legion(battle.marker(side))
+        owner = state.player(legion.owner)
+        parties.append(Party(legion.marker, legion.height, owner.name, owner.colour))
     shot = BattleShot(
         battle.position,
         colours[Side.ATTACKER],
         colours[Side.DEFENDER],
         battle.entry_side,
         battle.turn,
+        heading_of(battle, *parties),
     )
     return land_of(engagement.land).terrain, shot
 

@@ -4,6 +4,7 @@ what its picture highlights (RULES §5.7–§5.8, §8–§11)."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 
 from bot.narration.table import listing, plural
 from bot.replies import BattleMarks, Picture, PictureKind
@@ -102,22 +103,27 @@ def battle_marks(
     battle: Battle, events: Sequence[Event] = (), before: Battle | None = None
 ) -> BattleMarks:
     """The last maneuver (this action's, this phase's, or else the one before the action,
-    from ``before``) and the action's last strike."""
+    from ``before``) and the action's last strike; every maneuver of that phase and every
+    strike of the action."""
     moves = battle.moves or (before.moves if before is not None else ())
     marks = _moved(moves[-1].start, moves[-1].end) if moves else BattleMarks()
+    strikes: list[tuple[str, str, str | None, bool]] = []
     for event in events:
         if isinstance(event, bv.CharacterMoved):
             marks = _moved(event.start, event.end)
         elif isinstance(event, bv.Struck | bv.Rangestruck):
             result = plural(event.hits, "hit") + (", slain" if event.slain else "")
+            ranged = isinstance(event, bv.Rangestruck)
+            strikes.append((event.striker, event.target, result, ranged))
             marks = BattleMarks(
                 marks.last_move,
                 marks.entered,
                 (event.striker, event.target),
                 result,
-                rangestrike=isinstance(event, bv.Rangestruck),
+                rangestrike=ranged,
             )
-    return marks
+    phase = tuple((m.start, m.end) for m in moves)
+    return replace(marks, moves=phase, strikes=tuple(strikes))
 
 
 def _moved(start: str | None, end: str) -> BattleMarks:

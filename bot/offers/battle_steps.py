@@ -17,6 +17,7 @@ from bot.narration.table import listing
 from bot.offers.labels import describe, fighter_words, offer
 from bot.offers.model import MAX_OPTIONS, Choices, Menu, Offer, grouped, laid_out
 from bot.offers.steps import Step, back, branch, kind, of_types
+from bot.replies import BattleMarks, Picture, PictureKind
 from bot.syntax import words as w
 from engine.battle.position import Side
 from engine.errors import IllegalAction
@@ -76,7 +77,20 @@ def maneuver_step(state: GameState, seat: int, words: Sequence[str]) -> Step:
         raise IllegalAction(f"{mover} cannot move now (RULES §8.5)")
     leaves = [offer(x, state, x.to) for x in sorted(ends, key=lambda x: x.to)]
     text = f"Move {_who(state, mover)} to:"
-    return Step(text, laid_out(leaves, "To the hex…"))
+    return Step(text, laid_out(leaves, "To the hex…"), _reach(state, mover, ends))
+
+
+def _reach(state: GameState, mover: str, ends: Sequence[b.Maneuver]) -> Picture | None:
+    """The battleland with ``mover`` ringed (on the board) and the hexes it may reach."""
+    battle = battle_of(state)
+    if battle is None or state.engagement is None:
+        return None
+    on_board = battle.position.at(mover) is not None
+    marks = BattleMarks(
+        selected=mover if on_board else None,
+        destinations=tuple(sorted({x.to for x in ends})),
+    )
+    return Picture(PictureKind.BATTLELAND, state, land=state.engagement.land, marks=marks)
 
 
 def _mover(word: str) -> str:

@@ -109,6 +109,13 @@ def _marks(raw: dict[str, Any] | None) -> BattleMarks | None:
         last_strike=_pair(raw.get("last_strike")),
         strike_result=raw.get("strike_result"),
         rangestrike=bool(raw.get("rangestrike")),
+        moves=tuple((None if a is None else str(a), str(b)) for a, b in raw.get("moves", ())),
+        strikes=tuple(
+            (str(s), str(t), None if r is None else str(r), bool(rs))
+            for s, t, r, rs in raw.get("strikes", ())
+        ),
+        selected=raw.get("selected"),
+        destinations=tuple(str(h) for h in raw.get("destinations", ())),
     )
 
 

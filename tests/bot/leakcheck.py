@@ -13,10 +13,13 @@ import copy
 import re
 from collections.abc import Iterable
 
-from bot.replies import Message
+from bot.pictures import battleland_scene
+from bot.replies import Message, Picture, PictureKind
 from engine.battle import events as bv
+from engine.battle.position import Side
 from engine.characters import CHARACTERS
 from engine.game import events as ev
+from engine.game.battle_flow import battle_of
 from engine.game.state import GameState
 from tests.engine.game.helpers import Knowledge
 
@@ -88,7 +91,23 @@ def parts(message: Message) -> list[str]:
             found += [menu.placeholder, *([menu.prefix] if menu.prefix else [])]
     if message.picture is not None:
         found.append(message.picture.filename)
+        found += picture_lines(message.picture)
     return found
+
+
+def picture_lines(picture: Picture) -> list[str]:
+    """What a battleland picture shows, read from its layout: its header's texts, and one
+    line per side with its legion's marker and every character drawn (on the board or
+    waiting by its edge)."""
+    if picture.kind is not PictureKind.BATTLELAND:
+        return []
+    scene = battleland_scene(picture)
+    battle = battle_of(picture.state)
+    if scene is None or battle is None:
+        return []
+    lines = scene.header.texts() if scene.header is not None else []
+    lines += [f"{battle.marker(side)}: {', '.join(scene.names(side))}" for side in Side]
+    return lines
 
 
 class Watch:

@@ -204,3 +204,38 @@ def test_the_checker_flags_a_hidden_legion_named_with_its_contents():
     assert not leaks("Bk01 in 100: Angel, Titan", seat, both, (know, know), know)
     know.public["Rd01"] = {"Troll": 1, "Ogre": 1}
     assert not leaks(line, seat, both, (know, know), know)  # revealed to all
+
+
+def test_a_battle_picture_shows_the_battles_two_legions_and_nothing_else():
+    """Read from its layout, a battleland picture draws only the two legions in battle
+    (public from its start, RULES §5.7): on the board and waiting by their edges; another
+    legion of either player never; before the battle (while negotiating) nothing at all."""
+    from dataclasses import replace
+
+    from bot.replies import Picture
+    from engine.game.state import Stage
+    from tests.bot.leakcheck import picture_lines
+    from tests.engine.battle.helpers import battle_game
+
+    state = battle_game(
+        "Plains t1 attacker maneuver: Bk01 Lion@C3 Troll@D4 | Rd01 Ogre@off Angel@off",
+        others="Rd02@41:Titan,Gargoyle Bk02@100:Titan,Cyclops*2",
+    )
+    picture = Picture(PictureKind.BATTLELAND, state, land=state.engagement.land)
+    lines = picture_lines(picture)
+    assert "Bk01: Lion, Troll" in lines
+    assert any(line.startswith("Rd01: ") and sorted(line[6:].split(", ")) == ["Angel", "Ogre"]
+               for line in lines)  # fmt: skip
+    shown = " ".join(lines)
+    assert "Rd02" not in shown and "Bk02" not in shown
+    assert not {"Cyclops", "Gargoyle", "Titan"} & set(shown.replace(",", " ").split())
+    know = Knowledge(2)
+    know.engaged = {"Bk01": state.legion("Bk01").owner, "Rd01": state.legion("Rd01").owner}
+    know.battle = True
+    both = (state, state)
+    assert not leaks("\n".join(lines), None, both, (know, know), know)
+    know.battle = False  # negotiating: the spectator may not see them, nor the picture draw
+    assert leaks("\n".join(lines), None, both, (know, know), know)
+    engagement = replace(state.engagement, stage=Stage.NEGOTIATE)
+    talking = replace(state, engagement=engagement)
+    assert picture_lines(Picture(PictureKind.BATTLELAND, talking, land=engagement.land)) == []
