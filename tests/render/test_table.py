@@ -16,6 +16,7 @@ from render.table import (
     TITLE,
     Column,
     Line,
+    Mark,
     clipped,
     drawable,
     table_image,
@@ -28,7 +29,8 @@ COLUMNS = (Column("#", numeric=True), Column("player"), Column("points", numeric
 
 def _lines(count: int, *, marked: int = 0, name: str = "Ann") -> list[Line]:
     return [
-        Line((str(i + 1), f"{name} {i}", str(100 - i)), marked=i < marked) for i in range(count)
+        Line((str(i + 1), f"{name} {i}", str(100 - i)), Mark.TICK if i < marked else None)
+        for i in range(count)
     ]
 
 
