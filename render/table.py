@@ -114,19 +114,33 @@ class Text:
 
 
 @dataclass(frozen=True)
+class Sign:
+    """A mark of the layout, centred at ``at``: a row's (``role`` ``row``) or a legend
+    line's (``note``)."""
+
+    role: str
+    mark: Mark
+    at: tuple[float, float]
+
+
+@dataclass(frozen=True)
 class Layout:
     """Everything the picture draws, placed: its size, bands (y from, y to, colour),
-    texts, marks (the mark, its centre) and rules (x from, x to, y)."""
+    texts, marks and rules (x from, x to, y)."""
 
     size: tuple[int, int]
     bands: list[tuple[float, float, RGB]] = field(default_factory=list)
     texts: list[Text] = field(default_factory=list)
-    marks: list[tuple[Mark, tuple[float, float]]] = field(default_factory=list)
+    marks: list[Sign] = field(default_factory=list)
     rules: list[tuple[float, float, float]] = field(default_factory=list)
 
     def of(self, role: str) -> list[str]:
         """The texts of ``role``, in drawing order."""
         return [t.text for t in self.texts if t.role == role]
+
+    def signs(self, role: str) -> list[Mark]:
+        """The marks of ``role`` (``row`` or ``note``), top to bottom."""
+        return [s.mark for s in self.marks if s.role == role]
 
 
 @cache
@@ -187,6 +201,31 @@ def _widths(columns: Sequence[Column], lines: Sequence[Line]) -> list[int]:
     return widths
 
 
+def _runs(columns: Sequence[Column]) -> list[tuple[str, int, int]]:
+    """Each run of neighbouring columns of one group: its label, first and last index."""
+    runs: list[tuple[str, int, int]] = []
+    for i, column in enumerate(columns):
+        if column.group and runs and runs[-1][0] == column.group and runs[-1][2] == i - 1:
+            runs[-1] = (column.group, runs[-1][1], i)
+        elif column.group:
+            runs.append((column.group, i, i))
+    return runs
+
+
+def _fitted(columns: Sequence[Column], widths: list[int]) -> list[int]:
+    """``widths`` widened where a group's label is wider than its columns: the missing
+    width shared among them."""
+    widths = list(widths)
+    for label, first, last in _runs(columns):
+        span = sum(widths[first : last + 1]) + GAP * (last - first)
+        missing = font(HEAD_SIZE).getlength(label) + 8 - span
+        if missing > 0:
+            share = -(-round(missing) // (last - first + 1))
+            for i in range(first, last + 1):
+                widths[i] += share
+    return widths
+
+
 def _wrapped(text: str, size: int, width: float) -> list[str]:
     """``text`` broken at spaces into lines of at most ``width`` px (a word too long for
     a line is clipped)."""
@@ -218,18 +257,11 @@ def _row_texts(
 
 def _groups(columns: Sequence[Column], widths: Sequence[int]) -> list[tuple[str, float, float]]:
     """Each run of neighbouring columns of one group: its label, x from, x to."""
-    spans: list[tuple[str, float, float]] = []
-    x = float(PAD + GUTTER)
-    previous = ""
-    for column, width in zip(columns, widths, strict=True):
-        if column.group and column.group == previous:
-            label, start, _ = spans[-1]
-            spans[-1] = (label, start, x + width)
-        elif column.group:
-            spans.append((column.group, x, x + width))
-        previous = column.group
-        x += width + GAP
-    return spans
+    starts = [PAD + GUTTER + sum(widths[:i]) + GAP * i for i in range(len(widths))]
+    return [
+        (label, float(starts[first]), float(starts[last] + widths[last]))
+        for label, first, last in _runs(columns)
+    ]
 
 
 def table_layout(
@@ -257,7 +289,7 @@ def table_layout(
     notes = [Note(drawable(n.text), n.mark) for n in legend]
     if footnote:
         notes.append(Note(drawable(footnote)))
-    widths = _widths(columns, shown)
+    widths = _fitted(columns, _widths(columns, shown))
     table_width = GUTTER + sum(widths) + GAP * max(len(widths) - 1, 0)
     text_width = max(table_width, font(TITLE_SIZE).getlength(title) + 4)
     widest = max((font(NOTE_SIZE).getlength(n.text) for n in notes), default=0)
@@ -293,7 +325,7 @@ def table_layout(
         if band is not None:
             layout.bands.append((y, y + ROW - 1, band))
         if line.mark is not None:
-            layout.marks.append((line.mark, (PAD + GUTTER / 2 - 2, y + ROW / 2)))
+            layout.marks.append(Sign("row", line.mark, (PAD + GUTTER / 2 - 2, y + ROW / 2)))
         layout.texts.extend(_row_texts(y + ROW / 2, columns, widths, line.cells, "cell"))
         y += ROW
     if hidden:
@@ -303,7 +335,7 @@ def table_layout(
     y += 4
     for mark, parts in wrapped:
         if mark is not None:
-            layout.marks.append((mark, (PAD + GUTTER / 2 - 2, y + NOTE / 2)))
+            layout.marks.append(Sign("note", mark, (PAD + GUTTER / 2 - 2, y + NOTE / 2)))
         for part in parts:
             layout.texts.append(Text("note", part, (PAD + GUTTER, y + NOTE / 2), NOTE_SIZE))
             y += NOTE
@@ -340,8 +372,8 @@ def table_image(
         draw.rectangle((0, top, width, bottom), fill=colour)
     for start, end, y in layout.rules:
         draw.line((start, y, end, y), fill=MUTED, width=1)
-    for mark, (x, y) in layout.marks:
-        _mark(draw, mark, x, y)
+    for sign in layout.marks:
+        _mark(draw, sign.mark, *sign.at)
     for text in layout.texts:
         if text.role in ("title", "group", "head"):
             bold_text(draw, text.at, text.text, text.size, _INK[text.role], text.anchor)

@@ -121,10 +121,11 @@ async def drawn(filename: str, title: str, parts: Parts) -> Attachment | None:
 
 
 async def standings_picture(
-    tournament: str, table: Standings, names: dict[str, str]
+    tournament: str, table: Standings, names: dict[str, str], where: str = ""
 ) -> Attachment | None:
-    """``standings-NAME.png``: the standings of the tournament named ``tournament``."""
-    title = f"{tournament} standings"
+    """``standings-NAME.png``: the standings of the tournament named ``tournament``, the
+    title saying ``where`` it stands (``heat 2 of 3 under way``) when given."""
+    title = f"{tournament} standings" + (f", {where}" if where else "")
     return await drawn(standings_file(tournament), title, standings_table(table, names))
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 
+from bot.competition.boards import shown_name
 from bot.competition.codec import result_from_json
 from bot.competition.settings import BRACKET, TournamentSettings
 from bot.storage import tournaments as store
@@ -83,7 +84,7 @@ async def ranked_entrants(
 
 def progress(settings: TournamentSettings, tables: list[store.TableRow]) -> str:
     """Where a heats tournament stands, for the standings' heading: ``heat 2 of 3 under
-    way (1 of 4 tables over)``, ``after heat 1 of 3``, ``the heats are over``."""
+    way, 1 of 4 tables over``, ``after heat 1 of 3``, ``the heats are over``."""
     heats = [t for t in tables if t.heat <= settings.heats]
     if settings.format == BRACKET or not heats:
         return ""
@@ -91,7 +92,7 @@ def progress(settings: TournamentSettings, tables: list[store.TableRow]) -> str:
     current = [t for t in heats if t.heat == last]
     over = sum(t.status == store.DONE for t in current)
     if over < len(current):
-        return f"heat {last} of {settings.heats} under way ({over} of {len(current)} tables over)"
+        return f"heat {last} of {settings.heats} under way, {over} of {len(current)} tables over"
     if last < settings.heats:
         return f"after heat {last} of {settings.heats}"
     return "the heats are over"
@@ -99,8 +100,10 @@ def progress(settings: TournamentSettings, tables: list[store.TableRow]) -> str:
 
 def standings_text(table: Standings, names: dict[str, str], budget: int = MAX_TEXT) -> str:
     """The standings in a code block, then their legend (:func:`heads.standings_text`),
-    in at most ``budget`` characters."""
-    return heads.standings_text(table, names, budget=budget)
+    in at most ``budget`` characters; players named as in the picture (a mention, which a
+    code block does not show as one, as ``user …1234``)."""
+    shown = {player: shown_name(player, names) for player in table.order}
+    return heads.standings_text(table, shown, budget=budget)
 
 
 @dataclass(frozen=True)

@@ -245,8 +245,10 @@ async def standings(ctx: Context, args: Args) -> Replies:
         return Replies.answer(f"No game of {found.name} has finished yet.")
     settings = TournamentSettings.from_json(found.settings)
     where = progress(settings, tables)
-    head = f"**{found.name}** standings ({settings.scheme.value}{', ' + where if where else ''}):"
-    picture = await standings_picture(found.name, table, names)
+    head = f"**{found.name}** standings ({settings.scheme.value})" + (
+        f" — {where}:" if where else ":"
+    )
+    picture = await standings_picture(found.name, table, names, where)
     files = (picture,) if picture is not None else ()
     text = standings_text(table, names, budget=MAX_TEXT - len(head) - 1)
     return Replies(ephemeral=Message(f"{head}\n{text}", attachments=files))
