@@ -11,6 +11,7 @@ same number) are not shown twice.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -83,7 +84,7 @@ def heads(scheme: Scheme) -> tuple[Head, ...]:
     return tuple(shown)
 
 
-def legend(scheme: Scheme, marks: set[Advance] | frozenset[Advance]) -> tuple[Note, ...]:
+def legend(scheme: Scheme, marks: AbstractSet[Advance]) -> tuple[Note, ...]:
     """The legend under a table of ``scheme`` whose rows carry ``marks``: each mark, each
     head, then how the table is ranked."""
     notes = [Note(_OUTLOOK[m], m) for m in (Advance.YES, Advance.IF_NOW) if m in marks]
