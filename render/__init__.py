@@ -25,12 +25,14 @@ from render.legions import (
     public_legion_png,
 )
 from render.masterboard import masterboard, masterboard_png
-from render.table import Column, Line, table_image, table_png
+from render.table import Column, Line, Mark, Note, table_image, table_png
 
 __all__ = [
     "BoardInfo",
     "Column",
     "Line",
+    "Mark",
+    "Note",
     "battleland_image",
     "battleland_png",
     "board_info",

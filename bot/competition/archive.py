@@ -27,7 +27,7 @@ from bot.storage import Status
 from bot.storage import games as rows
 from bot.storage import tournaments as store
 from bot.syntax import Args
-from bot.tournament.standings import LABELS, Standings
+from bot.tournament.standings import LABELS, Advance, Standings
 from engine.errors import IllegalAction
 from engine.words import plural
 
@@ -110,10 +110,15 @@ def standings_json(standing: Standings, names: dict[str, str]) -> dict[str, Any]
                 "figures": dict(zip(labels, (_plain(v) for v in r.key), strict=True)),
                 "rolls": list(r.rolls),
                 "advancing": r.advancing,
+                "outlook": r.advance.value,
             }
             for r in standing.rows
         ],
     }
+
+
+_ADVANCING = {Advance.YES: "yes", Advance.IF_NOW: "if the heats ended now", Advance.NO: ""}
+"""The CSV's ``advancing`` column: decided, or not yet."""
 
 
 def standings_csv(standing: Standings, names: dict[str, str]) -> str:
@@ -129,7 +134,7 @@ def standings_csv(standing: Standings, names: dict[str, str]) -> str:
                 names.get(r.player, r.player),
                 *(_plain(v) for v in r.key),
                 " ".join(map(str, r.rolls)),
-                "yes" if r.advancing else "",
+                _ADVANCING[r.advance],
             ]
         )
     return out.getvalue()

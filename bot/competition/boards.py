@@ -14,15 +14,17 @@ import re
 import unicodedata
 from collections.abc import Sequence
 
-from bot.competition.ranking import figure
 from bot.replies import Attachment
+from bot.tournament.heads import figure, heads, legend, shown_marks
 from bot.tournament.ratings import Rating, leaderboard
-from bot.tournament.standings import LABELS, Standings
-from render.table import MAX_ROWS, Column, Line, table_png
+from bot.tournament.standings import Advance, Standings
+from render.table import MAX_ROWS, Column, Line, Mark, Note, table_png
 
 log = logging.getLogger(__name__)
 
 RATINGS_FILE = "ratings.png"
+MARK: dict[Advance, Mark] = {Advance.YES: Mark.TICK, Advance.IF_NOW: Mark.RING}
+"""The picture's mark of each outlook (the text's are :data:`~bot.tournament.heads.MARKS`)."""
 _MENTION = re.compile(r"<@!?(\d+)>")
 
 
@@ -47,29 +49,32 @@ def standings_file(name: str) -> str:
 
 def standings_table(
     table: Standings, names: dict[str, str]
-) -> tuple[list[Column], list[Line], str]:
-    """The columns, lines and footnote of a tournament's standings picture."""
+) -> tuple[list[Column], list[Line], list[Note]]:
+    """The columns, lines and legend of a tournament's standings picture: the heads,
+    marks and legend of the text answer (:mod:`bot.tournament.heads`)."""
+    shown = heads(table.scheme)
     columns = [
         Column("#", numeric=True),
-        Column("player"),
-        *(Column(label, numeric=True) for label in LABELS[table.scheme]),
+        Column("Player"),
+        *(Column(h.head, numeric=True, group=h.group) for h in shown),
     ]
     lines = [
         Line(
-            (str(r.rank), shown_name(r.player, names), *(figure(v) for v in r.key)),
-            marked=r.advancing,
+            (str(r.rank), shown_name(r.player, names), *(figure(r.key[h.index]) for h in shown)),
+            MARK.get(r.advance),
         )
         for r in table.rows
     ]
-    note = f"Ranked by {table.scheme.value.replace('_', ' ')}"
-    if any(r.advancing for r in table.rows):
-        note += " · ticked rows on green advance"
-    return columns, lines, note
+    notes = [
+        Note(n.text, MARK[n.mark] if n.mark is not None else None)
+        for n in legend(table.scheme, shown_marks(table))
+    ]
+    return columns, lines, notes
 
 
 def ratings_table(
     ratings: dict[str, Rating], names: dict[str, str]
-) -> tuple[list[Column], list[Line], str]:
+) -> tuple[list[Column], list[Line], list[Note]]:
     """The columns, lines and footnote of a server's leaderboard picture."""
     columns = [
         Column("#", numeric=True),
@@ -92,17 +97,19 @@ def ratings_table(
         )
         for r in leaderboard(ratings)
     ]
-    return columns, lines, "rating = mu - 3 sigma (openskill)"
+    return columns, lines, [Note("rating = mu - 3 sigma (openskill)")]
 
 
-def _png(title: str, parts: tuple[Sequence[Column], Sequence[Line], str]) -> bytes:
-    columns, lines, note = parts
-    return table_png(title, columns, lines, footnote=note, limit=MAX_ROWS)
+Parts = tuple[Sequence[Column], Sequence[Line], Sequence[Note]]
+"""A table picture's columns, lines and legend."""
 
 
-async def drawn(
-    filename: str, title: str, parts: tuple[Sequence[Column], Sequence[Line], str]
-) -> Attachment | None:
+def _png(title: str, parts: Parts) -> bytes:
+    columns, lines, notes = parts
+    return table_png(title, columns, lines, legend=notes, limit=MAX_ROWS)
+
+
+async def drawn(filename: str, title: str, parts: Parts) -> Attachment | None:
     """The table drawn in a thread as the file ``filename`` (None when drawing failed:
     the answer keeps its text)."""
     try:
@@ -114,10 +121,11 @@ async def drawn(
 
 
 async def standings_picture(
-    tournament: str, table: Standings, names: dict[str, str]
+    tournament: str, table: Standings, names: dict[str, str], where: str = ""
 ) -> Attachment | None:
-    """``standings-NAME.png``: the standings of the tournament named ``tournament``."""
-    title = f"{tournament} standings"
+    """``standings-NAME.png``: the standings of the tournament named ``tournament``, the
+    title saying ``where`` it stands (``heat 2 of 3 under way``) when given."""
+    title = f"{tournament} standings" + (f", {where}" if where else "")
     return await drawn(standings_file(tournament), title, standings_table(table, names))
 
 

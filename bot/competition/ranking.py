@@ -5,36 +5,63 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
-from fractions import Fraction
 
+from bot.competition.boards import shown_name
 from bot.competition.codec import result_from_json
-from bot.competition.settings import TournamentSettings
+from bot.competition.settings import BRACKET, TournamentSettings
 from bot.storage import tournaments as store
 from bot.storage.connection import Connection
+from bot.tournament import heads
 from bot.tournament.ratings import Rating, leaderboard, rebuild
-from bot.tournament.standings import (
-    LABELS,
-    HeatGame,
-    StandingOptions,
-    Standings,
-    standings,
-)
+from bot.tournament.standings import HeatGame, StandingOptions, Standings, standings
+
+MAX_TEXT = 1900
+"""The most a message showing standings holds (Discord takes 2,000 characters)."""
 
 
 async def tournament_standings(db: Connection, tournament: store.TournamentRow) -> Standings:
+    """The standings from the stored results. Who advances is decided only where no result
+    still to come can change it (:class:`~bot.tournament.standings.StandingOptions`): the
+    games of the tables still playing and of the heats not seated yet are still to come.
+    A bracket's standings mark nobody: its matches, not its standings, decide."""
     settings = TournamentSettings.from_json(tournament.settings)
     games = [
         HeatGame(r.heat or 1, result_from_json(r.result))
         for r in await store.results_of_tournament(db, tournament.id)
     ]
+    entrants = await store.entrants(db, tournament.id)
     eliminators = frozenset(
         (heat, str(e.user))
-        for e in await store.entrants(db, tournament.id)
+        for e in entrants
         if e.eliminator_from is not None
         for heat in range(e.eliminator_from, settings.heats + 2)
     )
-    options = StandingOptions(settings.max_games, eliminators, settings.advance)
+    bracket = settings.format == BRACKET
+    options = StandingOptions(
+        settings.max_games,
+        eliminators,
+        0 if bracket else settings.advance,
+        to_come=frozenset() if bracket else await _to_come(db, tournament, settings, entrants),
+        heats=None if bracket else settings.heats,
+    )
     return standings(games, settings.scheme, options, seed=tournament.seed)
+
+
+async def _to_come(
+    db: Connection,
+    tournament: store.TournamentRow,
+    settings: TournamentSettings,
+    entrants: list[store.EntrantRow],
+) -> frozenset[tuple[int, str]]:
+    """(heat, player) of every game of the heats still to come: at a table not over yet,
+    or at any table of a heat not seated yet (each entrant plays once a heat)."""
+    tables = [t for t in await store.tables(db, tournament.id) if t.heat <= settings.heats]
+    playing = {(t.heat, str(u)) for t in tables if t.status != store.DONE for u in t.players}
+    seated = max((t.heat for t in tables), default=0)
+    unseated = {
+        (heat, str(e.user)) for heat in range(seated + 1, settings.heats + 1) for e in entrants
+    }
+    return frozenset(playing | unseated)
 
 
 async def ranked_entrants(
@@ -55,38 +82,28 @@ async def ranked_entrants(
     return sorted(entrants, key=key)
 
 
-def standings_text(table: Standings, names: dict[str, str], limit: int = 40) -> str:
-    """A fixed-width table in a code block; ``*`` marks an advancing player."""
-    labels = LABELS[table.scheme]
-    head = ["#", "player", *labels]
-    body = [
-        [
-            f"{r.rank}{'*' if r.advancing else ''}",
-            names.get(r.player, r.player)[:20],
-            *(figure(v) for v in r.key),
-        ]
-        for r in table.rows[:limit]
-    ]
-    widths = [max(len(line[i]) for line in [head, *body]) for i in range(len(head))]
-    lines = [_row(line, widths) for line in [head, *body]]
-    more = f"\n… and {len(table.rows) - limit} more" if len(table.rows) > limit else ""
-    return "```\n" + "\n".join(lines) + "\n```" + more
+def progress(settings: TournamentSettings, tables: list[store.TableRow]) -> str:
+    """Where a heats tournament stands, for the standings' heading: ``heat 2 of 3 under
+    way, 1 of 4 tables over``, ``after heat 1 of 3``, ``the heats are over``."""
+    heats = [t for t in tables if t.heat <= settings.heats]
+    if settings.format == BRACKET or not heats:
+        return ""
+    last = max(t.heat for t in heats)
+    current = [t for t in heats if t.heat == last]
+    over = sum(t.status == store.DONE for t in current)
+    if over < len(current):
+        return f"heat {last} of {settings.heats} under way, {over} of {len(current)} tables over"
+    if last < settings.heats:
+        return f"after heat {last} of {settings.heats}"
+    return "the heats are over"
 
 
-def _row(cells: list[str], widths: list[int]) -> str:
-    shown = [
-        c.ljust(w) if i == 1 else c.rjust(w)
-        for i, (c, w) in enumerate(zip(cells, widths, strict=True))
-    ]
-    return "  ".join(shown).rstrip()
-
-
-def figure(value: int | Fraction) -> str:
-    """A standing's figure as shown: a count, or an average place to two decimals (its
-    key holds the average negated, so that higher sorts first)."""
-    if isinstance(value, Fraction):
-        return f"{-float(value):.2f}"
-    return str(value)
+def standings_text(table: Standings, names: dict[str, str], budget: int = MAX_TEXT) -> str:
+    """The standings in a code block, then their legend (:func:`heads.standings_text`),
+    in at most ``budget`` characters; players named as in the picture (a mention, which a
+    code block does not show as one, as ``user …1234``)."""
+    shown = {player: shown_name(player, names) for player in table.order}
+    return heads.standings_text(table, shown, budget=budget)
 
 
 @dataclass(frozen=True)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 
 from bot.competition.codec import result_to_json
-from bot.competition.ranking import standings_text, tournament_standings
+from bot.competition.ranking import MAX_TEXT, standings_text, tournament_standings
 from bot.competition.settings import BRACKET, TournamentSettings
 from bot.replies import Message, Notice
 from bot.storage import Status
@@ -176,8 +176,10 @@ async def tournament_told(
         )
     elif all(t.status == store.DONE for t in heat):
         standing = await tournament_standings(db, tournament)
-        lines.append(f"Heat {table[1].heat} is over. Standings:")
-        lines.append(standings_text(standing, names))
+        heats = TournamentSettings.from_json(tournament.settings).heats
+        lines.append(f"Heat {table[1].heat} of {heats} is over. Standings:")
+        told = len("\n".join(lines)) + 1
+        lines.append(standings_text(standing, names, budget=MAX_TEXT - told))
     return (Notice(tournament.channel, game_id, Message("\n".join(lines))),)
 
 

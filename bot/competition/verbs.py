@@ -17,7 +17,9 @@ from bot.competition.archive import archive
 from bot.competition.boards import ratings_picture, standings_picture
 from bot.competition.common import held
 from bot.competition.ranking import (
+    MAX_TEXT,
     player_record,
+    progress,
     rankable,
     ranked_entrants,
     ratings_text,
@@ -238,13 +240,18 @@ async def standings(ctx: Context, args: Args) -> Replies:
         found = await _named(db, ctx, name)
         table = await tournament_standings(db, found)
         names = {str(e.user): e.name for e in await store.entrants(db, found.id)}
+        tables = await store.tables(db, found.id)
     if not table.rows:
         return Replies.answer(f"No game of {found.name} has finished yet.")
     settings = TournamentSettings.from_json(found.settings)
-    head = f"**{found.name}** standings ({settings.scheme.value}; * advances):"
-    picture = await standings_picture(found.name, table, names)
+    where = progress(settings, tables)
+    head = f"**{found.name}** standings ({settings.scheme.value})" + (
+        f" — {where}:" if where else ":"
+    )
+    picture = await standings_picture(found.name, table, names, where)
     files = (picture,) if picture is not None else ()
-    return Replies(ephemeral=Message(f"{head}\n{standings_text(table, names)}", attachments=files))
+    text = standings_text(table, names, budget=MAX_TEXT - len(head) - 1)
+    return Replies(ephemeral=Message(f"{head}\n{text}", attachments=files))
 
 
 async def ratings(ctx: Context, game: Game | None, args: Args) -> Replies:

@@ -1,5 +1,6 @@
 """A tournament's standings: every player's figures, ordered by the tournament's scheme,
-the last ties broken by a logged roll, the top players marked as advancing.
+the last ties broken by a logged roll, the top players marked as advancing — or, while
+results are still to come, as advancing if the heats ended now.
 
 The classic chain (:mod:`bot.tournament.scoring`) is firsts, seconds, thirds, fourths,
 Titan kills, then the same five for the player's opponents: for every counted game of the
@@ -10,9 +11,10 @@ chain each roll a die, high first; players level again roll again among themselv
 
 from __future__ import annotations
 
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from enum import StrEnum
 from fractions import Fraction
 
 from bot.tournament.places import GameResult
@@ -28,7 +30,18 @@ LABELS: dict[Scheme, tuple[str, ...]] = {
     Scheme.WINS: ("wins", *CHAIN_LABELS),
     Scheme.AVERAGE_PLACE: ("avg", "games", *CHAIN_LABELS),
 }
-"""The column of each figure of a scheme's key, in order."""
+"""The column of each figure of a scheme's key, in order (the names data exports use;
+:mod:`bot.tournament.heads` has what a table shows)."""
+
+
+class Advance(StrEnum):
+    """What a row's place means for the next stage."""
+
+    NO = "no"
+    YES = "advances"
+    """Decided: no result still to come can change it."""
+    IF_NOW = "would advance if the heats ended now"
+    """In the top places now, but results still to come may move it."""
 
 
 @dataclass(frozen=True)
@@ -45,11 +58,19 @@ class StandingOptions:
     """``max_games``: only a player's first games count (his later ones count neither
     for him nor for his opponents' totals through him). ``eliminators``: (heat, player)
     pairs of entrants who play that heat as eliminators only: their games place their
-    opponents but give them no standing. ``advance``: how many top rows advance."""
+    opponents but give them no standing. ``advance``: how many top rows advance.
+
+    ``to_come``: (heat, player) pairs of the games still to come that may count (a table
+    still playing, a heat not seated yet): while there are some, who advances is decided
+    only for a player no such result can push out of the top ``advance``; the others of
+    the top are :attr:`Advance.IF_NOW`. ``heats``: the heats that decide who advances
+    (the games of later stages, a final, do not move it)."""
 
     max_games: int | None = None
     eliminators: frozenset[tuple[int, str]] = frozenset()
     advance: int = 0
+    to_come: frozenset[tuple[int, str]] = frozenset()
+    heats: int | None = None
 
 
 @dataclass(frozen=True)
@@ -63,7 +84,12 @@ class Row:
     opponents: Tally
     key: tuple[Figure, ...]
     rolls: tuple[int, ...] = ()
-    advancing: bool = False
+    advance: Advance = Advance.NO
+
+    @property
+    def advancing(self) -> bool:
+        """Whether he advances, decided."""
+        return self.advance is Advance.YES
 
 
 @dataclass(frozen=True)
@@ -80,36 +106,6 @@ class Standings:
     @property
     def order(self) -> tuple[str, ...]:
         return tuple(r.player for r in self.rows)
-
-    def text(self) -> str:
-        """A plain fixed-width table; ``*`` marks an advancing player."""
-        labels = LABELS[self.scheme]
-        head = ["#", "player", *labels, "roll"]
-        body = [
-            [
-                f"{r.rank}{'*' if r.advancing else ''}",
-                r.player,
-                *(_shown(v) for v in r.key),
-                ",".join(map(str, r.rolls)),
-            ]
-            for r in self.rows
-        ]
-        widths = [max(len(line[i]) for line in [head, *body]) for i in range(len(head))]
-
-        def fmt(line: list[str]) -> str:
-            cells = [
-                c.ljust(w) if i == 1 else c.rjust(w)
-                for i, (c, w) in enumerate(zip(line, widths, strict=True))
-            ]
-            return "  ".join(cells).rstrip()
-
-        return "\n".join(fmt(line) for line in [head, *body])
-
-
-def _shown(value: Figure) -> str:
-    if isinstance(value, Fraction):
-        return f"{-float(value):.2f}"  # the key holds the mean place negated: higher is better
-    return str(value)
 
 
 def counted_games(
@@ -151,6 +147,7 @@ def standings(
         group, dice = _roll_off(ordered[start:end], rolls, dice)
         final += group
         start = end
+    outlook = _outlook(games, scheme, options, seed, final, keys, counted)
     rows = tuple(
         Row(
             rank,
@@ -159,11 +156,71 @@ def standings(
             opponents[player],
             keys[player],
             rolls.get(player, ()),
-            rank <= options.advance,
+            outlook.get(player, Advance.NO),
         )
         for rank, player in enumerate(final, start=1)
     )
     return Standings(scheme, rows, dice)
+
+
+def _outlook(
+    games: Sequence[HeatGame],
+    scheme: Scheme,
+    options: StandingOptions,
+    seed: int,
+    order: list[str],
+    keys: dict[str, tuple[Figure, ...]],
+    counted: dict[str, list[GameResult]],
+) -> dict[str, Advance]:
+    """Who advances (decided), and who would if the heats ended now."""
+    if options.heats is not None and any(g.heat > options.heats for g in games):
+        deciding = [g for g in games if g.heat <= options.heats]
+        before = standings(deciding, scheme, replace(options, heats=None), seed)
+        return {r.player: r.advance for r in before.rows}
+    top = order[: options.advance]
+    if not options.to_come:
+        return dict.fromkeys(top, Advance.YES)
+    reach = _reach(scheme, options, keys, counted)
+    return {
+        player: Advance.YES
+        if reach is not None and _safe(player, keys[player][0], reach, options.advance)
+        else Advance.IF_NOW
+        for player in top
+    }
+
+
+def _reach(
+    scheme: Scheme,
+    options: StandingOptions,
+    keys: dict[str, tuple[Figure, ...]],
+    counted: dict[str, list[GameResult]],
+) -> dict[str, Figure] | None:
+    """Player → the most the key's first figure can grow to with the games still to come
+    (every one won); None where that figure is no count that only grows by at most one a
+    game (a mean place falls as well as rises)."""
+    if scheme is Scheme.AVERAGE_PLACE:
+        return None
+    more: Counter[str] = Counter(
+        player for heat, player in options.to_come if (heat, player) not in options.eliminators
+    )
+    reach: dict[str, Figure] = {}
+    for player in set(keys) | set(more):
+        extra = more[player]
+        if options.max_games is not None:  # later games count for nobody
+            extra = min(extra, max(options.max_games - len(counted.get(player, [])), 0))
+        reach[player] = (keys[player][0] if player in keys else 0) + extra
+    return reach
+
+
+def _safe(player: str, now: Figure, reach: dict[str, Figure], advance: int) -> bool:
+    """Whether no result still to come can push ``player`` out of the top ``advance``.
+
+    Wins (or firsts) only grow, by at most one a game, and lead the key: a rival who,
+    winning every game he may still play, stays below the player's count now ends below
+    him whatever else happens. So fewer than ``advance`` rivals able to reach his count
+    leave him in the top ``advance``."""
+    rivals = sum(1 for rival, most in reach.items() if rival != player and most >= now)
+    return rivals < advance
 
 
 def _opponents(player: str, results: list[GameResult], own: dict[str, Tally]) -> Tally:

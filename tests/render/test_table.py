@@ -7,18 +7,24 @@ from PIL import ImageChops
 
 from render.style import font
 from render.table import (
+    GROUP,
     HEAD,
     MARKED,
     MAX_ROWS,
     PAD,
+    PENDING,
     ROW,
     TEXT_COLUMN,
+    TICK,
     TITLE,
     Column,
     Line,
+    Mark,
+    Note,
     clipped,
     drawable,
     table_image,
+    table_layout,
     table_png,
 )
 from tests.render.helpers import decode, near, pixel
@@ -28,7 +34,8 @@ COLUMNS = (Column("#", numeric=True), Column("player"), Column("points", numeric
 
 def _lines(count: int, *, marked: int = 0, name: str = "Ann") -> list[Line]:
     return [
-        Line((str(i + 1), f"{name} {i}", str(100 - i)), marked=i < marked) for i in range(count)
+        Line((str(i + 1), f"{name} {i}", str(100 - i)), Mark.TICK if i < marked else None)
+        for i in range(count)
     ]
 
 
@@ -112,3 +119,65 @@ def test_long_cells_are_clipped_with_an_ellipsis():
     text = clipped("x" * 300, 17, 120)
     assert text.endswith("…") and font(17).getlength(text) <= 120
     assert clipped("Ann", 17, 120) == "Ann"
+
+
+GROUPED = (
+    Column("#", numeric=True),
+    Column("Player"),
+    Column("Wins", numeric=True),
+    Column("1st", numeric=True, group="Opponents'"),
+    Column("TK", numeric=True, group="Opponents'"),
+)
+
+
+def _grouped(marks: list[Mark | None]) -> list[Line]:
+    return [Line((str(i + 1), f"P{i}", "1", "2", "0"), mark) for i, mark in enumerate(marks)]
+
+
+def test_a_group_label_spans_its_columns_above_the_headers():
+    layout = table_layout("Cup", GROUPED, _grouped([None, None]))
+    assert layout.of("head") == ["#", "Player", "Wins", "1st", "TK"]
+    [label] = [t for t in layout.texts if t.role == "group"]
+    assert label.text == "Opponents'"
+    heads = {t.text: t for t in layout.texts if t.role == "head"}
+    [(start, end, _)] = layout.rules
+    assert start < heads["1st"].at[0] and heads["TK"].at[0] <= end  # right-aligned heads
+    assert heads["Wins"].at[0] < start
+    assert start < label.at[0] < end and label.at[1] < heads["1st"].at[1]
+    plain = table_layout("Cup", COLUMNS, _lines(2))
+    assert layout.size[1] == plain.size[1] + GROUP and not plain.rules
+
+
+def test_a_tick_and_a_ring_mark_their_rows_apart_on_their_bands():
+    marks = [Mark.TICK, Mark.RING, None]
+    layout = table_layout("Cup", GROUPED, _grouped(marks))
+    assert layout.signs("row") == [Mark.TICK, Mark.RING] and not layout.signs("note")
+    image = table_image("Cup", GROUPED, _grouped(marks))
+    top = TITLE + GROUP + HEAD
+    assert near(pixel(image, image.width - 3, top + ROW / 2), MARKED)
+    assert near(pixel(image, image.width - 3, top + ROW + ROW / 2), PENDING)
+    assert not near(pixel(image, image.width - 3, top + 2 * ROW + ROW / 2), PENDING)
+    tick, ring = (sign.at for sign in layout.marks)
+    assert near(pixel(image, ring[0] + 6, ring[1]), TICK, 60)  # the ring's edge is drawn
+    assert not near(pixel(image, ring[0], ring[1]), TICK, 60)  # and its middle is not
+    assert near(pixel(image, tick[0] - 2, tick[1] + 5), TICK, 60)
+
+
+def test_the_legend_shows_each_note_with_its_mark_wrapped_to_the_picture():
+    notes = [
+        Note("advances", Mark.TICK),
+        Note("would advance if play ended now", Mark.RING),
+        Note("Wins: games won " * 20),
+    ]
+    layout = table_layout("Cup", GROUPED, _grouped([Mark.TICK]), legend=notes)
+    texts = layout.of("note")
+    assert texts[:2] == ["advances", "would advance if play ended now"]
+    assert len(texts) > 3 and " ".join(texts[2:]).split() == notes[2].text.split()
+    width, height = layout.size
+    assert all(t.at[0] + font(t.size).getlength(t.text) <= width - PAD for t in layout.texts)
+    assert layout.signs("row") == [Mark.TICK]
+    assert layout.signs("note") == [Mark.TICK, Mark.RING]
+    notes_at = {t.text: t.at[1] for t in layout.texts if t.role == "note"}
+    signs_at = [s.at[1] for s in layout.marks if s.role == "note"]
+    assert signs_at == [notes_at[n.text] for n in notes[:2]]
+    assert max(t.at[1] for t in layout.texts) < height

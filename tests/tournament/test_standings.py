@@ -7,6 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from bot.tournament.heads import OPPONENTS, text_lines
 from bot.tournament.places import result_of, ruled_result
 from bot.tournament.scoring import Scheme, counted_place, tally
 from bot.tournament.standings import (
@@ -72,12 +73,13 @@ def test_the_wbc_points_key_is_wins_then_points_then_the_chain():
 
 
 def test_the_text_table_has_a_line_per_player_and_marks_the_advancing():
-    text = standings(THREE_HEATS, Scheme.WBC_POINTS, StandingOptions(advance=2)).text()
-    lines = text.splitlines()
-    assert lines[0].split()[:4] == ["#", "player", "wins", "points"]
-    assert [line.split()[0] for line in lines[1:4]] == ["1*", "2*", "3"]
-    assert lines[1].split()[1:4] == ["E", "3", "3000"]
-    assert len(lines) == 14
+    table = standings(THREE_HEATS, Scheme.WBC_POINTS, StandingOptions(advance=2))
+    lines = text_lines(table, {}, 40)
+    assert lines[0].split() == ["-----", OPPONENTS, "-----"]
+    assert lines[1].split()[:4] == ["#", "Player", "Wins", "Pts"]
+    assert [line.split()[0] for line in lines[2:5]] == ["1*", "2*", "3"]
+    assert lines[2].split()[1:4] == ["E", "3", "3000"]
+    assert len(lines) == 2 + 13
 
 
 # --- the classic chain, one level at a time ---------------------------------------------------

@@ -20,6 +20,7 @@ from bot.storage import games as rows
 from bot.storage import tournaments as store
 from bot.tournament.places import Ending, GameResult
 from bot.tournament.places import Place as Seat
+from render.table import Mark
 
 HERE = Place(5)
 ORGANISER = Caller(300_000_000_000_000_001, "Org", organiser=True)
@@ -103,10 +104,14 @@ async def test_the_pictures_rows_mark_who_advances(service):
         table = await tournament_standings(db, found)
         rated = await server_ratings(db, None)
     names = {str(p.user): p.name for p in PLAYERS}
-    columns, lines, note = standings_table(table, names)
-    assert [c.header for c in columns[:4]] == ["#", "player", "wins", "points"]
-    assert [line.marked for line in lines] == [True, True, False, False]
-    assert "advance" in note
+    columns, lines, notes = standings_table(table, names)
+    assert [c.header for c in columns[:4]] == ["#", "Player", "Wins", "Pts"]
+    # Heat 1 of 2 is over, heat 2 to come: the top two would advance, nothing is decided.
+    assert [line.mark for line in lines] == [Mark.RING, Mark.RING, None, None]
+    assert [n.text for n in notes if n.mark is Mark.RING] == [
+        "would advance if the heats ended now (results to come may change it)"
+    ]
+    assert not any(n.mark is Mark.TICK for n in notes)
     columns, lines, _ = ratings_table(rated, names)
     assert len(lines) == 4 and all(len(line.cells) == len(columns) for line in lines)
 

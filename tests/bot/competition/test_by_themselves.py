@@ -53,6 +53,6 @@ async def test_a_heat_of_computers_and_a_withdrawn_human_finishes_by_itself(serv
     assert all(t.status == store.DONE for t in tables)
     assert all(g is not None and g.status is rows.Status.OVER for g in games)
     assert sorted(r.game for r in results) == sorted(t.game for t in tables)
-    assert any("Heat 1 is over. Standings:" in body for body in told)
+    assert any("Heat 1 of 1 is over. Standings:" in body for body in told)
     advanced = await run(service, "tournament advance Solo")
     assert advanced.startswith("The final of **Solo** (heat 2): 1 table.")

@@ -60,7 +60,7 @@ async def test_users_named_alike_all_sign_up_and_are_shown_apart(service):
     await run(service, "tournament adjudicate W 1.1 score the time is up")
     standings = await run(service, "tournament standings W")
     rows_shown = standings.split("```")[1].strip().splitlines()[1:]
-    players = [re.fullmatch(r"\d+\*?\s+(.+?)\s{2,}\d.*", line) for line in rows_shown]
+    players = [re.fullmatch(r"\d+[*~]?\s+(.+?)\s{2,}\d.*", line) for line in rows_shown]
     assert sorted(m.group(1) for m in players if m is not None) == sorted(SHOWN)
 
 

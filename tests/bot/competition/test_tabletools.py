@@ -57,7 +57,7 @@ async def test_adjudication_by_score_and_by_ruling_ends_the_heat(service):
     assert f"Record digest: `{sealed_with}`" in ruled_post
     told = await posts(service, HERE.channel)
     assert any("Adjudicated: " in p and "left for good" in p for p in told)
-    assert any("Heat 1 is over. Standings:" in p for p in told)
+    assert any("Heat 1 of 3 is over. Standings:" in p for p in told)
     again = await service.submit(HERE, ORGANISER, "tournament adjudicate W 1.1 score again")
     assert again.error and "is over" in again.ephemeral.text  # type: ignore[union-attr]
     assert await service.game_in(one.channel) is None
