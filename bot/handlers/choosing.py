@@ -47,4 +47,5 @@ async def choices(ctx: Context, game: Game | None, args: Args) -> Replies:
     text = found.text
     if len(text) > MAX_TEXT:
         text = text[: MAX_TEXT - 1] + "…"
-    return Replies(ephemeral=Message(text, offers=Offers.of(game.id, game.n, found.choices)))
+    offers = Offers.of(game.id, game.n, found.choices)
+    return Replies(ephemeral=Message(text, found.picture, offers=offers))

@@ -16,6 +16,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from bot.offers.model import Choices, Offer, Style
+from bot.replies import Picture
 from engine.errors import InvalidNotation
 from engine.game import actions as a
 from engine.game import battle_actions as b
@@ -24,10 +25,12 @@ from engine.game.state import GameState
 
 @dataclass(frozen=True)
 class Step:
-    """One step of a private decision: what it says, and its choices."""
+    """One step of a private decision: what it says, its choices, and a picture of it
+    (private: drawn for the step's owner)."""
 
     text: str
     choices: Choices
+    picture: Picture | None = None
 
 
 Builder = Callable[[GameState, int, Sequence[str]], Step]
