@@ -53,6 +53,7 @@ class Key(Enum):
     REACHABLE = "may move here"
     TELEPORT_TO = "may teleport here"
     LETTERS = "letter: the legion going there"
+    SELECTED = "chosen legion"
     HIGHLIGHT = "marked"
 
 
@@ -105,6 +106,9 @@ def _swatch(draw: ImageDraw.ImageDraw, key: Key, at: tuple[float, float], unit: 
         )
     elif key is Key.LETTERS:
         draw_badge(draw, (x + 20 * unit, y + 8 * unit), "A", 18 * unit)
+    elif key is Key.SELECTED:
+        box = (x + 10 * unit, y - 2 * unit, x + 30 * unit, y + 18 * unit)
+        draw.rounded_rectangle(box, 4, outline=HIGHLIGHT, width=max(2, round(3 * unit)))
     else:
         colour = TELEPORT if key is Key.TELEPORTED else LAST_MOVE
         width = max(3, round(4 * unit))

@@ -2,7 +2,7 @@
 
 :func:`plan` turns a picture's options into :class:`Marks`: the lands outlined (a legion's
 reach, highlights, engagements), the moves drawn as arrows and the letters naming which
-legion may reach which land; :meth:`Marks.keys` is the legend of exactly those.
+legion may reach which land; :meth:`Marks.legend` is the legend of exactly those.
 :func:`draw_bands` and :func:`draw_land_letters` draw them.
 
 A reach (:class:`~engine.game.reach.Reach`) is what its viewer may know: the caller picks
@@ -44,6 +44,8 @@ class Marks:
     when several legions' reaches are drawn)."""
     lands: Mapping[int, str] | None = None
     """Land → the letters of the legions that may reach it."""
+    selected: str | None = None
+    """The marker ringed (a legion on the board)."""
 
     def bands(self) -> dict[int, list[RGB]]:
         """Land → the colours of its bands, outermost first."""
@@ -58,7 +60,7 @@ class Marks:
                 found.setdefault(number, []).append(colour)
         return found
 
-    def keys(self) -> tuple[Key, ...]:
+    def legend(self) -> tuple[Key, ...]:
         """The legend of what is drawn, in the legend's order."""
         shown = {
             Key.LAST_MOVE: any(not m.teleport for m in self.moves),
@@ -67,6 +69,7 @@ class Marks:
             Key.REACHABLE: bool(self.reachable),
             Key.TELEPORT_TO: bool(self.teleports),
             Key.LETTERS: bool(self.lands),
+            Key.SELECTED: self.selected is not None,
             Key.HIGHLIGHT: bool(self.highlights),
         }
         return tuple(key for key in Key if shown[key])
@@ -107,6 +110,7 @@ def plan(
         moves=info.moves if last_moves is None else tuple(last_moves),
         letters=letters or None,
         lands=lands or None,
+        selected=selected if selected in on_board else None,
     )
 
 

@@ -75,9 +75,9 @@ def masterboard(
     for move in marks.moves:
         _draw_move(draw, frame, move)
     draw_land_letters(draw, frame, marks, info)
-    _draw_legions(draw, frame, info, selected)
+    _draw_legions(draw, frame, info, marks.selected)
     _draw_tags(draw, frame, info, marks.letters or {})
-    draw_strip(draw, lay, info, marks.engaged, marks.keys())
+    draw_strip(draw, lay, info, marks.engaged, marks.legend())
     return image
 
 
