@@ -15,6 +15,7 @@ from typing import Any
 from bot.replies import BattleMarks, Picture, PictureKind
 from engine.battle.position import Fighter, Side
 from engine.battle.state import Battle
+from engine.game.reach import Reach, reach
 from engine.game.state import GameState, Stage
 
 log = logging.getLogger(__name__)
@@ -32,12 +33,21 @@ def _function(module: str, name: str) -> Callable[..., Any] | None:
     return found if callable(found) else None
 
 
+def masterboard_reach(picture: Picture) -> tuple[Reach, ...]:
+    """Where a masterboard shows the mover's legions may go: in the movement phase, as the
+    picture's viewer knows it (a public picture: no teleport of a hidden lord, RULES §1.7)."""
+    return reach(picture.state, picture.viewer)
+
+
 def _masterboard(picture: Picture) -> bytes | None:
+    """The board, the land shown highlighted, where the mover's legions may go
+    (:func:`masterboard_reach`; only the chosen legion's when one is)."""
     draw = _function("render.masterboard", "masterboard_png")
     if draw is None:
         return None
     highlights = () if picture.land is None else (picture.land,)
-    image = draw(picture.state, highlights=highlights)
+    moves = masterboard_reach(picture)
+    image = draw(picture.state, highlights=highlights, reach=moves, selected=picture.legion)
     return image if isinstance(image, bytes) else None
 
 

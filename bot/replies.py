@@ -47,9 +47,11 @@ class BattleMarks:
 class Picture:
     """Which picture to draw: the renderer turns it into PNG bytes.
 
-    ``viewer`` is the seat whose private knowledge the picture may show (None: public);
-    ``land`` is a land to show or highlight (the battle's land for a battleland);
-    ``marks`` what a battleland highlights.
+    ``viewer`` is the seat whose private knowledge the picture may show (None: public;
+    a masterboard in the movement phase shows where the mover's legions may go as the
+    viewer knows it, :func:`engine.game.reach.reach`); ``land`` is a land to show or
+    highlight (the battle's land for a battleland); ``marks`` what a battleland
+    highlights; ``legion`` a legion chosen on the masterboard (only its reach is shown).
     """
 
     kind: PictureKind
@@ -57,6 +59,7 @@ class Picture:
     viewer: int | None = None
     land: int | None = None
     marks: BattleMarks | None = None
+    legion: str | None = None
 
     @property
     def filename(self) -> str:

@@ -1,7 +1,8 @@
 """A demonstration set of pictures (for ``titanbot render-demo OUTDIR``).
 
-:func:`demo_set` returns name → PNG bytes: a mid-game masterboard (with and without a
-chosen legion's reachable lands), every battleland with some fighters, legion cards.
+:func:`demo_set` returns name → PNG bytes: a mid-game masterboard (and after the roll,
+where the mover's legions may go: a chosen legion's, all of them, as the channel sees it),
+every battleland with some fighters, legion cards.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from engine.battleland import BATTLELANDS
 from engine.game.actions import ChooseColour
 from engine.game.apply import apply
 from engine.game.moving import move_options
+from engine.game.reach import reach
 from engine.game.setup import new_game
 from engine.game.state import GameState, Legion, MoveRecord, Phase, Turn
 from engine.movement import MoveKind
@@ -80,11 +82,13 @@ def demo_set(seed: int = 1) -> dict[str, bytes]:
          if move_options(state, leg)),
         None,
     )  # fmt: skip
-    if mover is not None:
-        lands = {option.destination for option in move_options(state, mover)}
+    if mover is not None:  # the mover's own boards, then the channel's
+        mine = reach(state, state.active)
         pictures["masterboard-reachable.png"] = masterboard_png(
-            state, reachable=lands, selected=mover.marker
+            state, reach=mine, selected=mover.marker
         )
+        pictures["masterboard-moves.png"] = masterboard_png(state, reach=mine)
+        pictures["masterboard-moves-public.png"] = masterboard_png(state, reach=reach(state, None))
     for terrain, shot in sorted(battles(seed).items()):
         pictures[f"battleland-{terrain.lower()}.png"] = battleland_png(
             shot.position,

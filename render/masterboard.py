@@ -1,28 +1,30 @@
 """The masterboard picture: lands, signs, legion markers, highlights and the player strip.
 
 Like ``chess.svg.board``: a pure function of the position with keyword-only options.
-Only public information is drawn (see :mod:`render.board_info`).
+Of the position only public information is drawn (see :mod:`render.board_info`); a
+``reach`` is drawn as given, so its caller decides whose knowledge it is.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 
 from PIL import Image, ImageDraw
 
+from engine.game.reach import Reach
 from engine.game.view import View
 from render.board_base import DEFAULT_WIDTH, board_base, layout
 from render.board_info import BoardInfo, BoardLike, MarkerInfo, MoveInfo, board_info
 from render.counters import draw_marker
-from render.geometry import BoardFrame, Point, inset, ray_exit
+from render.geometry import BoardFrame, Point, ray_exit
+from render.legend import draw_badge
+from render.marks import draw_bands, draw_land_letters, letter_size, marker_size, plan
 from render.strip import draw_strip
 from render.style import (
-    ENGAGED,
     HIGHLIGHT,
     INK,
     LAST_MOVE,
-    REACHABLE,
     RGB,
     TELEPORT,
     font,
@@ -34,6 +36,7 @@ from render.style import (
 def masterboard(
     board: BoardLike | View | BoardInfo,
     *,
+    reach: Iterable[Reach] = (),
     reachable: Iterable[int] = (),
     highlights: Iterable[int] = (),
     engagements: Iterable[int] | None = None,
@@ -43,31 +46,45 @@ def masterboard(
 ) -> Image.Image:
     """The masterboard of ``board`` (a game state, a public view or a :class:`BoardInfo`).
 
-    ``reachable``: lands a chosen legion may reach (yellow); ``highlights``: any other
-    lands to point out (cyan); ``engagements``: lands to mark as pending engagements
-    (red; default: every land with legions of two players); ``last_moves``: moves to
-    draw as arrows (default: this turn's moves; teleports purple and dashed);
-    ``selected``: a marker to ring; ``size``: the picture's width in px.
+    ``reach``: where legions may go after the roll (:func:`engine.game.reach.reach`, for
+    the picture's viewer: the mover's shows teleports no one else may know of) — lands
+    by a normal move yellow, by a teleport only purple, each legion named by a letter on
+    its marker and in its lands when there are several (only the ``selected`` legion's
+    when it is one of them); ``reachable``: other lands to mark yellow; ``highlights``:
+    any other lands to point out (cyan); ``engagements``: lands to mark as pending
+    engagements (red; default: every land with legions of two players); ``last_moves``:
+    moves to draw as arrows (default: this turn's moves; teleports purple and dashed);
+    ``selected``: a marker to ring; ``size``: the picture's width in px. The legend lists
+    the marks drawn (:func:`render.marks.plan`).
     """
     info = board_info(board)
     lay = layout(size)
     image = board_base(size).copy()
     draw = ImageDraw.Draw(image)
     frame = lay.frame
-    contested = info.contested() if engagements is None else tuple(engagements)
-    _outline_lands(draw, frame, reachable, REACHABLE, 0.2)
-    _outline_lands(draw, frame, highlights, HIGHLIGHT, 0.2)
-    _outline_lands(draw, frame, contested, ENGAGED, 0.2)
-    for move in info.moves if last_moves is None else last_moves:
+    marks = plan(
+        info,
+        reach=reach,
+        reachable=reachable,
+        highlights=highlights,
+        engagements=engagements,
+        last_moves=last_moves,
+        selected=selected,
+    )
+    draw_bands(draw, frame, marks)
+    for move in marks.moves:
         _draw_move(draw, frame, move)
-    _draw_legions(draw, frame, info, selected)
-    draw_strip(draw, lay, info, contested)
+    draw_land_letters(draw, frame, marks, info)
+    _draw_legions(draw, frame, info, marks.selected)
+    _draw_tags(draw, frame, info, marks.letters or {})
+    draw_strip(draw, lay, info, marks.engaged, marks.legend())
     return image
 
 
 def masterboard_png(
     board: BoardLike | View | BoardInfo,
     *,
+    reach: Iterable[Reach] = (),
     reachable: Iterable[int] = (),
     highlights: Iterable[int] = (),
     engagements: Iterable[int] | None = None,
@@ -78,6 +95,7 @@ def masterboard_png(
     """:func:`masterboard` encoded as PNG bytes."""
     image = masterboard(
         board,
+        reach=reach,
         reachable=reachable,
         highlights=highlights,
         engagements=engagements,
@@ -86,16 +104,6 @@ def masterboard_png(
         size=size,
     )
     return png_bytes(image, palette=True)
-
-
-def _outline_lands(
-    draw: ImageDraw.ImageDraw, frame: BoardFrame, lands: Iterable[int], colour: RGB, width: float
-) -> None:
-    """A thick band just inside each land's border."""
-    band = max(3, round(frame.s * width))
-    for number in lands:
-        ring = inset(frame.vertices(number), band / 2 + frame.s * 0.05)
-        draw.line([*ring, ring[0]], fill=colour, width=band, joint="curve")
 
 
 def marker_positions(frame: BoardFrame, number: int, count: int) -> list[Point]:
@@ -109,26 +117,42 @@ def marker_positions(frame: BoardFrame, number: int, count: int) -> list[Point]:
     return [(first + i * step, cy) for i in range(count)]
 
 
-def marker_size(frame: BoardFrame) -> float:
-    return 2.1 * frame.s
+def legion_centres(frame: BoardFrame, info: BoardInfo) -> list[tuple[MarkerInfo, Point]]:
+    """Each legion and the centre of its marker (the mover's first in a shared land)."""
+    by_land: dict[int, list[MarkerInfo]] = {}
+    for legion in info.legions:
+        by_land.setdefault(legion.land, []).append(legion)
+    found: list[tuple[MarkerInfo, Point]] = []
+    for number, legions in by_land.items():
+        legions.sort(key=lambda leg: (leg.owner != info.active, leg.marker))
+        found += zip(legions, marker_positions(frame, number, len(legions)), strict=True)
+    return found
 
 
 def _draw_legions(
     draw: ImageDraw.ImageDraw, frame: BoardFrame, info: BoardInfo, selected: str | None
 ) -> None:
-    by_land: dict[int, list[MarkerInfo]] = {}
-    for legion in info.legions:
-        by_land.setdefault(legion.land, []).append(legion)
     size = marker_size(frame)
-    for number, legions in by_land.items():
-        legions.sort(key=lambda leg: (leg.owner != info.active, leg.marker))
-        for legion, centre in zip(
-            legions, marker_positions(frame, number, len(legions)), strict=True
-        ):
-            colour = _owner_colour(info, legion)
-            if legion.marker == selected:
-                _ring(draw, centre, size * 0.5 + frame.s * 0.22, HIGHLIGHT, frame.s * 0.2)
-            draw_marker(draw, centre, size, legion.marker, legion.height, colour)
+    for legion, centre in legion_centres(frame, info):
+        colour = _owner_colour(info, legion)
+        if legion.marker == selected:
+            _ring(draw, centre, size * 0.5 + frame.s * 0.22, HIGHLIGHT, frame.s * 0.2)
+        draw_marker(draw, centre, size, legion.marker, legion.height, colour)
+
+
+def tag_centre(frame: BoardFrame, centre: Point) -> Point:
+    """Where the letter naming a legion stands on its marker: its upper left corner."""
+    half = marker_size(frame) / 2
+    return centre[0] - half, centre[1] - half
+
+
+def _draw_tags(
+    draw: ImageDraw.ImageDraw, frame: BoardFrame, info: BoardInfo, letters: Mapping[str, str]
+) -> None:
+    """The letter of each legion whose reach is drawn with others', on its marker."""
+    for legion, centre in legion_centres(frame, info):
+        if legion.marker in letters:
+            draw_badge(draw, tag_centre(frame, centre), letters[legion.marker], letter_size(frame))
 
 
 def _owner_colour(info: BoardInfo, legion: MarkerInfo) -> RGB:

@@ -6,20 +6,14 @@ from collections.abc import Sequence
 
 from PIL import ImageDraw
 
-from engine.masterboard import Sign
 from engine.words import plural
 from render.board_base import Layout
 from render.board_info import BoardInfo, PlayerInfo
-from render.signs import draw_sign
+from render.legend import Key, draw_legend, legend_height
 from render.style import (
     ENGAGED,
-    HIGHLIGHT,
-    LAST_MOVE,
     PAPER,
-    REACHABLE,
     RGB,
-    TELEPORT,
-    TERRAIN_COLOURS,
     bold_text,
     font,
     mix,
@@ -32,10 +26,14 @@ ALERT: RGB = (255, 110, 100)
 
 
 def draw_strip(
-    draw: ImageDraw.ImageDraw, lay: Layout, info: BoardInfo, contested: Sequence[int]
+    draw: ImageDraw.ImageDraw,
+    lay: Layout,
+    info: BoardInfo,
+    contested: Sequence[int],
+    keys: Sequence[Key] = (),
 ) -> None:
     """Turn (``Turn 11 · Bob``), phase and roll; one row per player; pending engagements;
-    the legend."""
+    the legend of the signs and of ``keys``, the marks drawn (:mod:`render.legend`)."""
     unit = lay.frame.s / 26  # 1.0 at the default width
     x = lay.strip_left + 16 * unit
     y = 14 * unit
@@ -62,7 +60,8 @@ def draw_strip(
         lands = _wrapped([str(n) for n in contested], 4)
         draw.multiline_text((x, y + 22 * unit), lands, font=font(round(16 * unit)), fill=PAPER)
         y += 22 * unit * (1 + (len(contested) + 3) // 4) + 8 * unit
-    _legend(draw, (x, max(y, lay.height - 350 * unit)), unit)
+    bottom = lay.height - 14 * unit - legend_height(keys, unit)
+    draw_legend(draw, (x, max(y, bottom)), unit, keys)
 
 
 def heading_lines(info: BoardInfo) -> tuple[str, str, str]:
@@ -129,40 +128,3 @@ def _player_row(
     bold_text(draw, (x + 44 * unit, y + 14 * unit), name, round(19 * unit), ink, "lm")
     detail = player_detail(player, legions)
     draw.text((x + 10 * unit, y + 36 * unit), detail, font=font(round(15 * unit)), fill=ink)
-
-
-def _legend(draw: ImageDraw.ImageDraw, at: tuple[float, float], unit: float) -> None:
-    """What the signs and the highlight colours mean."""
-    x, y = at
-    small = font(round(15 * unit))
-    draw.text((x, y), "Signs", font=font(round(17 * unit)), fill=PAPER)
-    y += 28 * unit
-    s = 22 * unit
-    tile = TERRAIN_COLOURS["Plains"]
-    for sign, text in (
-        (Sign.BLOCK, "block: must leave by it"),
-        (Sign.ARCH, "arch: first step only"),
-        (Sign.ARROW, "arrow: any step"),
-        (Sign.ARROWS, "arrows: any step"),
-    ):
-        box = (x, y - 8 * unit, x + 40 * unit, y + 24 * unit)
-        draw.rounded_rectangle(box, 4, fill=tile)
-        draw_sign(draw, sign, (x + 20 * unit, y + 8 * unit), (1.0, 0.0), (0.0, -1.0), s)
-        draw.text((x + 52 * unit, y + 8 * unit), text, font=small, fill=PAPER, anchor="lm")
-        y += 36 * unit
-    y += 8 * unit
-    for colour, text in (
-        (LAST_MOVE, "last move"),
-        (TELEPORT, "teleport"),
-        (ENGAGED, "engagement"),
-        (REACHABLE, "may move here"),
-        (HIGHLIGHT, "marked"),
-    ):
-        draw.rounded_rectangle(
-            (x + 6 * unit, y, x + 34 * unit, y + 16 * unit),
-            3,
-            outline=colour,
-            width=max(3, round(4 * unit)),
-        )
-        draw.text((x + 52 * unit, y + 8 * unit), text, font=small, fill=PAPER, anchor="lm")
-        y += 26 * unit

@@ -75,6 +75,10 @@ class Unconfirmed(IllegalAction):
         return Replies(ephemeral=Message(text, offers=Offers(self.game, self.version, (yes, no))))
 
 
+ROLLS = (a.Roll, a.Mulligan)
+"""The movement roll: the roller is answered with the first step of moving (his legions and,
+on his own board, where each may go; RULES §4.1)."""
+
 CONFIRM = "confirm"
 """The last word of a command given after its second look (``done confirm``)."""
 
@@ -121,7 +125,7 @@ async def play(ctx: Context, game: Game, request: Command | a.Action) -> tuple[R
         )
         updated, host = await hand_over_host(db, updated)
     replies = replies_after(updated, state, seat, action, events)
-    if ctx.caller.step:
+    if ctx.caller.step or (isinstance(action, ROLLS) and _asked(ctx, game, seat)):
         replies = replace(replies, ephemeral=next_step(updated, seat, action))
     if host is not None and replies.public is not None:
         line = f"The host's powers pass to **{updated.name_of(updated.seat_of(host) or 0)}**."
@@ -145,15 +149,16 @@ def _asked(ctx: Context, game: Game, seat: int) -> bool:
 
 def next_step(game: Game, seat: int, action: a.Action) -> Message | None:
     """After an action chosen in a private step, the first step of the same kind again
-    while the decision goes on (the next legion to move, split or muster)."""
-    kind = FOLLOWS.get(type(action))
+    while the decision goes on (the next legion to move, split or muster); after the
+    movement roll, the first step of moving."""
+    kind = "move" if isinstance(action, ROLLS) else FOLLOWS.get(type(action))
     state = game.playing()
     if kind is None or to_act(state) != seat or current_kind(state, seat) != kind:
         return None
     found = step(state, seat, kind)
     if not found.choices:
         return None
-    return Message(found.text, offers=Offers.of(game.id, game.n, found.choices))
+    return Message(found.text, found.picture, offers=Offers.of(game.id, game.n, found.choices))
 
 
 async def hand_over_host(db: Connection, game: Game) -> tuple[Game, int | None]:

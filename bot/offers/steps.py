@@ -26,7 +26,8 @@ from engine.game.state import GameState
 @dataclass(frozen=True)
 class Step:
     """One step of a private decision: what it says, its choices, and a picture that
-    shows them (a battle character's hexes in reach)."""
+    shows them (private: drawn for the step's owner — a legion's lands in reach, a battle
+    character's hexes in reach)."""
 
     text: str
     choices: Choices

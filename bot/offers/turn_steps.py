@@ -18,6 +18,7 @@ from bot.narration.table import listing, plural
 from bot.offers.labels import land_words, move_detail, offer
 from bot.offers.model import MAX_OPTIONS, Choices, Menu, Offer, grouped, laid_out
 from bot.offers.steps import Step, back, branch, kind, next_step, of_types
+from bot.replies import Picture, PictureKind
 from bot.syntax import words as w
 from engine.errors import IllegalAction, InvalidNotation, TitanError
 from engine.game import actions as a
@@ -155,7 +156,17 @@ def move_step(state: GameState, seat: int, words: Sequence[str]) -> Step:
         raise IllegalAction(f"{marker} cannot reach {land}")
     text = f"{_legion_line(state, seat, marker)} to {land_words(land)}: how?"
     leaves = [offer(x, state, _how(x, state)) for x in ways]
-    return Step(text, laid_out([*leaves, back("move", marker)], "How…"))
+    picture = _board(state, seat, marker, land)
+    return Step(text, laid_out([*leaves, back("move", marker)], "How…"), picture)
+
+
+def _board(
+    state: GameState, seat: int, legion: str | None = None, land: int | None = None
+) -> Picture:
+    """The mover's own board: where his legions may go (teleports too, RULES §4.4–4.5),
+    the chosen ``legion``'s only, ``land`` highlighted (private: :func:`engine.game.reach.reach`
+    for ``seat``)."""
+    return Picture(PictureKind.MASTERBOARD, state, viewer=seat, land=land, legion=legion)
 
 
 def _how(move: a.Move, state: GameState) -> str:
@@ -174,7 +185,8 @@ def _move_start(state: GameState, seat: int, actions: list[a.Action], moves: lis
     done = [offer(x, state) for x in of_types(actions, a.EndMovement) if not x.keep]  # type: ignore[attr-defined]
     choices = laid_out(legions, "Move a legion…", spare_rows=2)
     taking = laid_out(backs, "Take back a move…", spare_rows=1)
-    return Step("\n".join(lines), _joined(choices, taking, Choices(tuple(done))))
+    picture = _board(state, seat) if movers else None
+    return Step("\n".join(lines), _joined(choices, taking, Choices(tuple(done))), picture)
 
 
 def _move_lands(state: GameState, seat: int, marker: str, moves: list[a.Move]) -> Step:
@@ -192,7 +204,7 @@ def _move_lands(state: GameState, seat: int, marker: str, moves: list[a.Move]) -
                                   detail=f"{plural(len(ways), 'way')} to go there"))  # fmt: skip
     text = f"{_legion_line(state, seat, marker)}, rolled {state.turn.roll}: where to?"
     lands_choices = laid_out(options, "Where to…", spare_rows=4)
-    return Step(text, _joined(lands_choices, Choices((back("move"),))))
+    return Step(text, _joined(lands_choices, Choices((back("move"),))), _board(state, seat, marker))
 
 
 def _joined(*parts: Choices) -> Choices:

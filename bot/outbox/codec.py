@@ -1,7 +1,8 @@
 """Messages as the outbox stores them: JSON, with the picture named, not drawn.
 
-A picture is stored as what to draw — its kind, whose view, the land, a battle's marks —
-and drawn by the deliverer from the game's state when the message is sent.
+A picture is stored as what to draw — its kind, whose view, the land, a battle's marks,
+the legion chosen on the masterboard (when there is one) — and drawn by the deliverer
+from the game's state when the message is sent.
 """
 
 from __future__ import annotations
@@ -23,9 +24,10 @@ class Drawing:
     viewer: int | None = None
     land: int | None = None
     marks: BattleMarks | None = None
+    legion: str | None = None
 
     def of(self, state: GameState) -> Picture:
-        return Picture(self.kind, state, self.viewer, self.land, self.marks)
+        return Picture(self.kind, state, self.viewer, self.land, self.marks, self.legion)
 
 
 @dataclass(frozen=True)
@@ -45,6 +47,8 @@ def message_to_json(message: Message) -> str:
         shown = message.picture
         marks = asdict(shown.marks) if shown.marks is not None else None
         data["picture"] = [shown.kind.value, shown.viewer, shown.land, marks]
+        if shown.legion is not None:  # since the masterboard's reach: older rows have four
+            data["picture"].append(shown.legion)
     if message.battle is not None:
         data["battle"] = [message.battle.stage.value, message.battle.name]
     if message.progress is not None:
@@ -75,8 +79,9 @@ def message_from_json(text: str) -> Stored:
         offers = Offers(int(game), int(version), buttons, menus)
     drawing = None
     if "picture" in data:
-        kind, viewer, land, marks = data["picture"]
-        drawing = Drawing(PictureKind(kind), viewer, land, _marks(marks))
+        kind, viewer, land, marks, *more = data["picture"]
+        legion = str(more[0]) if more and more[0] is not None else None
+        drawing = Drawing(PictureKind(kind), viewer, land, _marks(marks), legion)
     battle = None
     if "battle" in data:
         stage, name = data["battle"]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Iterable
 from dataclasses import replace
 
 from engine.characters import TITAN
@@ -40,8 +41,14 @@ from engine.movement import (
 from engine.reveals import teleport_lords
 
 
-def move_context(state: GameState, legion: Legion) -> MoveContext:
-    """The situation of ``legion`` for moving now (its own land is where it starts)."""
+def move_context(
+    state: GameState, legion: Legion, characters: Iterable[str] | None = None
+) -> MoveContext:
+    """The situation of ``legion`` for moving now (its own land is where it starts).
+
+    ``characters``: what the legion is taken to hold, which decides its teleports (default:
+    all of it; a viewer who may not see it passes what he knows, :mod:`engine.game.reach`).
+    """
     roll = state.turn.roll
     if roll is None:
         raise IllegalAction("roll for movement first (RULES §4.2)")
@@ -50,7 +57,7 @@ def move_context(state: GameState, legion: Legion) -> MoveContext:
     return MoveContext.for_legion(
         legion.land,
         roll,
-        legion.characters,
+        legion.characters if characters is None else characters,
         friendly=friendly,
         enemy=enemy,
         score=state.player(legion.owner).score,
@@ -63,11 +70,14 @@ def has_moved(state: GameState, marker: str) -> bool:
     return any(m.marker == marker for m in state.turn.moves)
 
 
-def move_options(state: GameState, legion: Legion) -> list[MoveOption]:
-    """Every legal move of an unmoved legion now (empty once it has moved)."""
+def move_options(
+    state: GameState, legion: Legion, characters: Iterable[str] | None = None
+) -> list[MoveOption]:
+    """Every legal move of an unmoved legion now (empty once it has moved); with
+    ``characters``, those of a legion holding them (see :func:`move_context`)."""
     if state.phase is not Phase.MOVE or has_moved(state, legion.marker):
         return []
-    return legal_moves(move_context(state, legion))
+    return legal_moves(move_context(state, legion, characters))
 
 
 #: The movement rolls ``Options.first_turn_rerolls`` lets a player reroll on his first turn.

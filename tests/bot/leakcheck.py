@@ -4,20 +4,23 @@
 (:class:`tests.engine.game.helpers.Knowledge`, not from the bot's code) and checks any text
 sent to a recipient: a line naming a legion the recipient may not see in full
 (``Knowledge.may_see``, before or after the action) may name only characters revealed to
-everyone for the legions on that line, or the recipient's own.
+everyone for the legions on that line, or the recipient's own. A masterboard picture may
+draw a teleport of another's legion only when the lord it needs was revealed to everyone
+(:func:`picture_leaks`).
 """
 
 from __future__ import annotations
 
 import copy
 import re
+from collections import Counter
 from collections.abc import Iterable
 
-from bot.pictures import battleland_scene
+from bot.pictures import battleland_scene, masterboard_reach
 from bot.replies import Message, Picture, PictureKind
 from engine.battle import events as bv
 from engine.battle.position import Side
-from engine.characters import CHARACTERS
+from engine.characters import CHARACTERS, TITAN, character
 from engine.game import events as ev
 from engine.game.battle_flow import battle_of
 from engine.game.state import GameState
@@ -76,6 +79,29 @@ def leaks(
         named = {WORDS[w] for w in CHARACTER.findall(line)}
         if named - allowed:
             found.append(f"seat {seat}: {line!r} names {sorted(named - allowed)}")
+    return found
+
+
+def picture_leaks(
+    picture: Picture | None, seat: int | None, public: dict[str, Counter[str]]
+) -> list[str]:
+    """The teleports a masterboard sent to ``seat`` draws for a legion not its own whose
+    lord was not revealed to everyone (``public``): a Titan teleport (onto an enemy,
+    RULES §4.5) needs the Titan known, a Tower teleport (to an empty land, §4.4) a lord."""
+    if picture is None or picture.kind is not PictureKind.MASTERBOARD:
+        return []
+    state = picture.state
+    found = []
+    for legion in masterboard_reach(picture):
+        owner = state.legions[legion.marker].owner
+        if owner == seat:
+            continue
+        known = public.get(legion.marker, Counter())
+        lord = any(character(name).is_lord for name in known)
+        for land in legion.teleports:
+            enemy = any(leg.land == land and leg.owner != owner for leg in state.legions.values())
+            if not (TITAN in known if enemy else lord):
+                found.append(f"seat {seat}: a picture shows {legion.marker} teleporting to {land}")
     return found
 
 
@@ -147,6 +173,10 @@ class Watch:
             for marker in know.engaged if know.battle else ():
                 for legion in (s.legions.get(marker) for s in self.pair):
                     self.ever.setdefault(marker, set()).update(legion.characters if legion else ())
+
+    def check_picture(self, seat: int | None, picture: Picture | None) -> list[str]:
+        """The teleports of hidden lords a picture sent to ``seat`` shows."""
+        return picture_leaks(picture, seat, self.knowledge.public)
 
     def check(self, seat: int | None, text: str) -> list[str]:
         """The leaks in ``text`` sent to ``seat`` (None: a spectator) after the last action."""

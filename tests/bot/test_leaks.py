@@ -17,7 +17,7 @@ import pytest
 
 from bot.context import Place
 from bot.offers import public_offers
-from bot.replies import Message, PictureKind, Replies
+from bot.replies import Message, Picture, PictureKind, Replies
 from bot.service import GameService
 from bot.storage import Database
 from engine.game.apply import apply
@@ -28,6 +28,9 @@ from tests.bot.test_battle_play import LIMIT
 from tests.engine.game.helpers import Knowledge
 
 GAMES = ((40, 2, 5), (41, 3, 6), (42, 2, 7), (43, 3, 8))  # channel, players, agent seed
+KEEPING = " record_keeping"
+"""The option of the games that recall what was revealed (errata 20.0): a public board then
+draws the teleports of lords everyone has seen."""
 ASK_EVERY = 7
 """Every so many actions each seat and a spectator ask the information commands."""
 ASK_CHOICES = 0.1
@@ -41,17 +44,23 @@ SHOWING = 0.02
 """How often the agent shows one of its legions to everyone (errata 4.5)."""
 
 
-def texts(replies: Replies, channel: int, acting: int, seats: int):
-    """(recipient seat, text) of every part of everything sent: the channel's message goes
-    to a spectator; its picture must be public, a private one must be the recipient's."""
+def sent(replies: Replies, channel: int, acting: int, seats: int):
+    """(recipient seat, message) of everything sent: the channel's message goes to a
+    spectator, the ephemeral answer to the seat acting."""
     by_user = {user_id(channel, s): s for s in range(seats)}
-    sent: list[tuple[int | None, Message]] = []
+    found: list[tuple[int | None, Message]] = []
     if replies.public is not None:
-        sent.append((None, replies.public))
-    sent += [(by_user[user], message) for user, message in replies.private.items()]
+        found.append((None, replies.public))
+    found += [(by_user[user], message) for user, message in replies.private.items()]
     if replies.ephemeral is not None:
-        sent.append((acting, replies.ephemeral))
-    for seat, message in sent:
+        found.append((acting, replies.ephemeral))
+    return found
+
+
+def texts(replies: Replies, channel: int, acting: int, seats: int):
+    """(recipient seat, text) of every part of everything sent (:func:`sent`); its picture
+    must be public, a private one must be the recipient's."""
+    for seat, message in sent(replies, channel, acting, seats):
         drawn = message.picture
         if drawn is not None:
             private = drawn.kind is PictureKind.LEGIONS
@@ -81,6 +90,7 @@ async def ask(
             past = question.startswith("history")
             for text in parts(replies.ephemeral):
                 found += watch.check_now(seat, text, history=past)
+            found += watch.check_picture(seat, replies.ephemeral.picture)
     return found
 
 
@@ -101,6 +111,7 @@ async def private_step(service: GameService, channel: int, seat: int, watch: Wat
         assert replies.ephemeral is not None
         for text in parts(replies.ephemeral):
             found += watch.check_now(seat, text)
+        found += watch.check_picture(seat, replies.ephemeral.picture)
         offers = replies.ephemeral.offers
         if offers is not None:
             todo += [c for c in offers.choices.commands() if c.startswith("choices ")]
@@ -119,13 +130,14 @@ async def check_game(
     agent: int,
     history: bool = False,
     ask_every: int | None = ASK_EVERY,
+    options: str = "",
 ) -> int:
     """Open and play a whole game in ``channel``, checking every part of every message; the
     battles seen. The player to act opens the private step of a decision (``choices``) now
     and then, as a click on an ask button would; every ``ask_every`` actions each seat and a
     spectator ask the information commands."""
     place = Place(channel)
-    steps = [(0, f"new players {players}")] + [(s, "join") for s in range(1, players)]
+    steps = [(0, f"new players {players}{options}")] + [(s, "join") for s in range(1, players)]
     replies = None
     for seat, text in [*steps, (0, "start")]:
         replies = await service.submit(place, caller(channel, seat), text)
@@ -152,6 +164,8 @@ async def check_game(
         watch.follow(after, events)
         for recipient, text in texts(replies, channel, seat, players):
             found += watch.check(recipient, text)
+        for recipient, message in sent(replies, channel, seat, players):
+            found += watch.check_picture(recipient, message.picture)
         game = await service.game_in(channel)
         if game is not None and ask_every and game.n % ask_every == 0:
             found += await ask(service, channel, players, watch, history)
@@ -168,7 +182,8 @@ async def test_no_text_shows_anyone_hidden_legion_contents(db_target):
     try:
         battles = 0
         for channel, players, agent in GAMES:
-            battles += await check_game(service, channel, players, agent)
+            kept = KEEPING if agent % 2 else ""
+            battles += await check_game(service, channel, players, agent, options=kept)
     finally:
         await service.close()
     assert battles > 0, "the games should fight battles"
@@ -184,7 +199,10 @@ async def test_nothing_sent_in_many_games_shows_hidden_contents(tmp_path, batch)
         battles = 0
         for number in range(MANY // 10):
             game = batch * MANY // 10 + number
-            battles += await check_game(service, 100 + number, 2 + game % 3, game, ask_every=None)
+            kept = KEEPING if game % 4 == 0 else ""
+            battles += await check_game(
+                service, 100 + number, 2 + game % 3, game, ask_every=None, options=kept
+            )
     finally:
         await service.close()
     assert battles > 0
@@ -239,3 +257,24 @@ def test_a_battle_picture_shows_the_battles_two_legions_and_nothing_else():
     engagement = replace(state.engagement, stage=Stage.NEGOTIATE)
     talking = replace(state, engagement=engagement)
     assert picture_lines(Picture(PictureKind.BATTLELAND, talking, land=engagement.land)) == []
+
+
+def test_the_checker_flags_a_board_showing_the_teleport_of_a_hidden_lord():
+    """A tower teleport drawn for anyone but the mover needs a lord everyone has seen,
+    a Titan teleport the Titan (RULES §1.7, §4.4, §4.5)."""
+    from collections import Counter
+
+    from tests.bot.leakcheck import picture_leaks
+    from tests.engine.game.helpers import pos
+
+    line = "Bk01@100:Angel,Titan Rd01@41:Ogre Rd02@600:Titan | turn=Bk roll=6 scores=Bk:400"
+    state = pos(line)
+    mine = Picture(PictureKind.MASTERBOARD, state, viewer=0)
+    assert not picture_leaks(mine, 0, {})  # his own board
+    leaked = picture_leaks(mine, 1, {})
+    assert {leak.split()[-1] for leak in leaked} >= {"300", "600"}
+    angel = {leak.split()[-1] for leak in picture_leaks(mine, None, {"Bk01": Counter(Angel=1)})}
+    assert "600" in angel  # onto an enemy: the Titan's teleport
+    assert "300" not in angel  # to an empty tower: any lord's
+    assert not picture_leaks(mine, None, {"Bk01": Counter(Titan=1)})
+    assert not picture_leaks(Picture(PictureKind.MASTERBOARD, state), None, {})
