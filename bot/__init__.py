@@ -22,4 +22,10 @@ What a stored change must tell leaves by one path, after the commit:
   slash command on Discord;
 * :mod:`bot.offers`, :mod:`bot.pictures`, :mod:`bot.painting` — the choices a message
   offers (public ones only in public) and the pictures, drawn in worker processes.
+
+May import: the engine and the renderer; its layers point one way (tests/test_layers.py):
+transports (discord, console, cli) → the service (service, telling, damaged_games, routing)
+→ features (handlers, competition, schedule, ai_runner, records) → the interface features
+know the service by (ports, open_games) → building blocks (storage, replies, context,
+syntax, narration, offers, outbox, tournament …).
 """

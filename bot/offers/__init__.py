@@ -1,6 +1,9 @@
 """The choices the bot offers: the public board (:mod:`bot.offers.board`), the private
 steps of a decision (:mod:`bot.offers.steps`), their words (:mod:`bot.offers.labels`)
-and their shape (:mod:`bot.offers.model`)."""
+and their shape (:mod:`bot.offers.model`).
+
+May import: the building blocks (narration, syntax, legality, replies) and the engine.
+"""
 
 from bot.offers.board import NOT_OFFERED, PUBLIC, ask, public_offers
 from bot.offers.labels import describe, offer

@@ -1,2 +1,7 @@
 """Game records beyond play: damage notices, verification against the replay, the
-organisers' export, and the whole-file check (``titanbot check-db``)."""
+organisers' export, and the whole-file check (``titanbot check-db``).
+
+May import: the building blocks and the other features' data (competition's codec and
+settings); :mod:`.proof` and :mod:`.canonical` are building blocks themselves (the
+commitment a game's start binds).
+"""

@@ -8,4 +8,8 @@ the earliest due item and hands what is due to the service, in order — at star
 so a bot that was down applies what fell due meanwhile, as it would have happened (a
 reminder overtaken by a later one, or by its deadline, is not sent). Time comes from an
 injected :class:`~bot.schedule.clock.Clock`, so tests run days in milliseconds.
+
+May import: the service's interface (:mod:`bot.ports`), the handlers it plays for and the
+building blocks; never the service itself. :mod:`.clock` and :mod:`.timing` are building
+blocks (the configuration reads them).
 """

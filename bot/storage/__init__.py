@@ -1,4 +1,8 @@
-"""Storage of games in SQLite: migrations, transactions and the append-only action log."""
+"""Storage of games in SQLite: migrations, transactions and the append-only action log.
+
+May import: the standard library, aiosqlite and asyncpg, :mod:`bot.names` and
+:mod:`bot.untrusted`; the bottom of the bot's layers.
+"""
 
 from bot.storage.connection import Store
 from bot.storage.database import Database, Unit, migrate, user_version

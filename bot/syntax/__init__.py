@@ -1,4 +1,7 @@
-"""The command language shared by the local console and Discord (see :mod:`.verbs`)."""
+"""The command language shared by the local console and Discord (see :mod:`.verbs`).
+
+May import: the engine only (a building block).
+"""
 
 from bot.syntax import battle_verbs as _battle_verbs  # noqa: F401  (registers the verbs)
 from bot.syntax.game_verbs import DONE_RESOLVERS, FORMATTERS, format_action, formatter, game_verb

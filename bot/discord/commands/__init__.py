@@ -13,6 +13,8 @@ Each top-level command stays within Discord's limits (4,000 characters, 25 subco
 language has one command (``tournament`` has one per subcommand: ``tournament join``),
 recorded in the leaf's ``extras["verb"]``, so a hint naming a verb names its command
 (:mod:`.mentions`).
+
+May import: the rest of :mod:`bot.discord` and the layers under it.
 """
 
 from __future__ import annotations
