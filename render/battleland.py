@@ -24,9 +24,12 @@ from render.style import (
     PAPER,
     REACHABLE,
     RGB,
+    casing,
     font,
+    ink_on,
     mix,
     player_rgb,
+    player_tag,
     png_bytes,
 )
 
@@ -66,7 +69,8 @@ def battleland_image(
         Side.ATTACKER: player_rgb(attacker_colour),
         Side.DEFENDER: player_rgb(defender_colour),
     }
-    _draw_edges(draw, frame, position.terrain, entry_side, colours)
+    names = {Side.ATTACKER: attacker_colour, Side.DEFENDER: defender_colour}
+    _draw_edges(draw, frame, position.terrain, entry_side, colours, names)
     for label in destinations:
         _dot(draw, frame, label, REACHABLE)
     if selected is not None:
@@ -74,9 +78,9 @@ def battleland_image(
     if last_move is not None and last_move[0] != last_move[1]:
         _arrow(draw, frame, last_move, LAST_MOVE, dashed=False)
     for who in position.fighters:
-        draw_counter(
-            draw, frame.centre(who.hex), counter_size(frame), _face(who), colours[who.side]
-        )
+        tag = player_tag(names[who.side])
+        centre, side = frame.centre(who.hex), counter_size(frame)
+        draw_counter(draw, centre, side, _face(who), colours[who.side], tag=tag)
     if last_strike is not None:
         _draw_strike(draw, frame, last_strike, strike_result, rangestrike)
     _draw_track(draw, lay, turn)
@@ -156,29 +160,46 @@ def _draw_edges(
     terrain: str,
     entry_side: int | None,
     colours: dict[Side, RGB],
+    names: dict[Side, str],
 ) -> None:
-    """The entry edges: the attacker's and defender's bands, or the three attacker edges."""
+    """The entry edges: the attacker's and defender's bands, each cased in the tone that
+    stands out from its colour and tagged with its colour's name, or the three attacker
+    edges."""
     tower = battleland(terrain).is_tower
     if entry_side is None:
         marks = [(EDGES[k], MUTED, str(k)) for k in (1, 3, 5)]
     else:
-        marks = [(attacker_edge(entry_side, tower), colours[Side.ATTACKER], "Attacker")]
-        marks.append((defender_edge(entry_side, tower), colours[Side.DEFENDER], "Defender"))
+        edges = {
+            Side.ATTACKER: attacker_edge(entry_side, tower),
+            Side.DEFENDER: defender_edge(entry_side, tower),
+        }
+        marks = [(edges[side], colours[side], edge_tag(side, names[side])) for side in Side]
     band = max(4, round(frame.r * 0.12))
     for edge, colour, text in marks:
-        for label, side in _edge_sides(edge):
-            (x1, y1), (x2, y2) = frame.side(label, side, shrink=-band * 0.7)
+        lines = [frame.side(label, side, shrink=-band * 0.7) for label, side in _edge_sides(edge)]
+        for (x1, y1), (x2, y2) in lines:
+            draw.line((x1, y1, x2, y2), fill=casing(colour)[0], width=band + 4)
+        for (x1, y1), (x2, y2) in lines:
             draw.line((x1, y1, x2, y2), fill=colour, width=band)
         label, side = _edge_sides(edge)[len(edge.hexes) // 2]
         (x1, y1), (x2, y2) = frame.side(label, side, shrink=-frame.r * 0.42)
         _tag(draw, ((x1 + x2) / 2, (y1 + y2) / 2), text, colour, round(0.22 * frame.r))
 
 
+def edge_tag(side: Side, colour: str) -> str:
+    """The words on a side's entry edge: ``Attacker · Red`` (the colour named, not only
+    shown)."""
+    role = "Attacker" if side is Side.ATTACKER else "Defender"
+    return f"{role} · {colour}" if colour else role
+
+
 def _tag(draw: ImageDraw.ImageDraw, at: Point, text: str, colour: RGB, size: int) -> None:
+    """``text`` on a cased label of ``colour``."""
     box = draw.textbbox(at, text, font=font(size), anchor="mm")
     pad = 4
-    draw.rounded_rectangle((box[0] - pad, box[1] - pad, box[2] + pad, box[3] + pad), 5, fill=colour)
-    draw.text(at, text, font=font(size), fill=PAPER if sum(colour) < 450 else INK, anchor="mm")
+    outline = (box[0] - pad, box[1] - pad, box[2] + pad, box[3] + pad)
+    draw.rounded_rectangle(outline, 5, fill=colour, outline=casing(colour)[0], width=2)
+    draw.text(at, text, font=font(size), fill=ink_on(colour), anchor="mm")
 
 
 def _arrow(

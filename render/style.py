@@ -2,6 +2,8 @@
 
 Fonts come from Pillow itself (``ImageFont.load_default(size=...)``, Aileron); the font
 has ASCII glyphs only (and the middle dot), so pictures draw their symbols as shapes.
+Legibility is measured as the WCAG 2.x contrast ratio (:func:`contrast`): whatever is
+drawn stands at least :data:`LEGIBLE` apart from its ground (tests/render/test_contrast.py).
 """
 
 from __future__ import annotations
@@ -10,6 +12,9 @@ import io
 from functools import cache
 
 from PIL import Image, ImageDraw, ImageFont
+
+from engine.errors import InvalidNotation
+from engine.markers import colour as named_colour
 
 RGB = tuple[int, int, int]
 
@@ -70,6 +75,8 @@ HIGHLIGHT: RGB = (0, 220, 255)
 DAMAGE: RGB = (220, 20, 20)
 
 MIN_FONT = 12
+LEGIBLE = 3.0
+"""The least WCAG contrast ratio of a marker, a text or an edge against its ground."""
 
 
 @cache
@@ -92,6 +99,36 @@ def ink_on(rgb: RGB) -> RGB:
     return INK if luminance(rgb) > 140 else PAPER
 
 
+def relative_luminance(rgb: RGB) -> float:
+    """WCAG 2.x relative luminance of an sRGB colour, 0 (black) to 1 (white)."""
+
+    def linear(value: int) -> float:
+        c = value / 255
+        return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
+
+    r, g, b = rgb
+    return 0.2126 * linear(r) + 0.7152 * linear(g) + 0.0722 * linear(b)
+
+
+def contrast(a: RGB, b: RGB) -> float:
+    """WCAG 2.x contrast ratio of two colours, 1 (same) to 21 (black on white)."""
+    high, low = sorted((relative_luminance(a), relative_luminance(b)), reverse=True)
+    return (high + 0.05) / (low + 0.05)
+
+
+def casing(fill: RGB) -> tuple[RGB, RGB]:
+    """The two rings round a shape filled with ``fill``: (inner, outer).
+
+    The inner ring is the light or dark tone (PAPER, INK) that stands out more from
+    ``fill``, the outer ring the other one. Every ground contrasts at least 4:1 with one of
+    the two tones, so a cased shape (a Black marker on the dark background, a Gold one on
+    Desert) is seen on any ground while keeping its own colour inside.
+    """
+    if contrast(PAPER, fill) >= contrast(INK, fill):
+        return PAPER, INK
+    return INK, PAPER
+
+
 def mix(a: RGB, b: RGB, t: float) -> RGB:
     """``a`` moved a fraction ``t`` toward ``b``."""
     return (
@@ -104,6 +141,15 @@ def mix(a: RGB, b: RGB, t: float) -> RGB:
 def player_rgb(colour: str | None) -> RGB:
     """The drawing colour of a player colour name (grey when unknown or unchosen)."""
     return PLAYER_COLOURS.get(colour or "", NEUTRAL)
+
+
+def player_tag(colour: str | None) -> str:
+    """A player colour's abbreviation (``Bk`` for Black, as on its markers), drawn next to
+    the colour so that no one has to tell players apart by hue alone; ``""`` when unknown."""
+    try:
+        return named_colour(colour or "").abbrev
+    except InvalidNotation:
+        return ""
 
 
 def png_bytes(image: Image.Image, *, palette: bool = False) -> bytes:
