@@ -89,7 +89,9 @@ def battle_base(terrain: str, width: int = DEFAULT_WIDTH) -> Image.Image:
         stroke_width=2,
         stroke_fill=PAPER,
     )
-    return big.resize((lay.width, lay.height), Image.Resampling.LANCZOS)
+    # Each pixel the mean of its k × k samples: as smooth as a Lanczos filter, with no
+    # ringing, so far fewer colours (a palette PNG a quarter smaller).
+    return big.reduce(k)
 
 
 def _draw_hex(draw: ImageDraw.ImageDraw, frame: HexFrame, terrain: str, hexagon: BattleHex) -> None:
