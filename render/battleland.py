@@ -194,9 +194,13 @@ def edge_tag(side: Side, colour: str) -> str:
 
 
 def _tag(draw: ImageDraw.ImageDraw, at: Point, text: str, colour: RGB, size: int) -> None:
-    """``text`` on a cased label of ``colour``."""
+    """``text`` on a cased label of ``colour``, moved in from the picture's sides."""
     box = draw.textbbox(at, text, font=font(size), anchor="mm")
     pad = 4
+    width = draw.im.size[0]
+    shift = max(0.0, 2 * pad - box[0]) - max(0.0, box[2] + 2 * pad - width)
+    at = (at[0] + shift, at[1])
+    box = (box[0] + shift, box[1], box[2] + shift, box[3])
     outline = (box[0] - pad, box[1] - pad, box[2] + pad, box[3] + pad)
     draw.rounded_rectangle(outline, 5, fill=colour, outline=casing(colour)[0], width=2)
     draw.text(at, text, font=font(size), fill=ink_on(colour), anchor="mm")

@@ -6,6 +6,7 @@ apart by hue alone (their colour's abbreviation or name is drawn too)."""
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import replace
 
 import pytest
 from hypothesis import given
@@ -216,9 +217,12 @@ class TextSpy(ImageDraw.ImageDraw):
     def __init__(self, image: Image.Image, mode: str | None = None) -> None:
         super().__init__(image, mode)
         self.texts: list[str] = []
+        self.boxes: dict[str, tuple[float, float, float, float]] = {}
 
     def text(self, xy: object, text: object, *args: object, **kwargs: object) -> None:  # type: ignore[override]
         self.texts.append(str(text))
+        where = {k: v for k, v in kwargs.items() if k in ("font", "anchor")}
+        self.boxes[str(text)] = self.textbbox(xy, str(text), **where)  # type: ignore[arg-type]
         super().text(xy, text, *args, **kwargs)  # type: ignore[arg-type]
 
 
@@ -259,3 +263,28 @@ def test_battle_counters_and_edges_name_their_owners_colour(
     assert texts.count("Gr") == len(position.fighters) - attackers
     assert edge_tag(Side.ATTACKER, "Black") in texts and "Black" in edge_tag(Side.ATTACKER, "Black")
     assert edge_tag(Side.DEFENDER, "Green") in texts
+
+
+@pytest.mark.parametrize("terrain", ["Plains", "Tower"])
+@pytest.mark.parametrize("entry", [1, 3, 5])
+def test_the_edge_tags_lie_wholly_in_the_picture(
+    monkeypatch: pytest.MonkeyPatch, terrain: str, entry: int
+) -> None:
+    spies: list[TextSpy] = []
+
+    def spying(image: Image.Image, mode: str | None = None) -> TextSpy:
+        spies.append(TextSpy(image, mode))
+        return spies[-1]
+
+    monkeypatch.setattr(render.battleland.ImageDraw, "Draw", spying)
+    position, _, _ = demo_position("Mountains")
+    picture = battleland_image(
+        replace(position, terrain=terrain),
+        attacker_colour="Green",
+        defender_colour="Brown",
+        entry_side=entry,
+    )
+    boxes = {t: b for spy in spies for t, b in spy.boxes.items()}
+    for tag in (edge_tag(Side.ATTACKER, "Green"), edge_tag(Side.DEFENDER, "Brown")):
+        left, top, right, bottom = boxes[tag]
+        assert left >= 0 and top >= 0 and right <= picture.width and bottom <= picture.height
