@@ -112,7 +112,9 @@ class StubDiscord:
         self.pinged += len(message.mention)
         return "sent", self._called("post")
 
-    async def edit(self, channel: int, message_id: int, message: Message, added: str) -> str:
+    async def edit(
+        self, channel: int, message_id: int, message: Message, added: str, *, kept: bool = False
+    ) -> str:
         self._called("edit")
         return "sent"
 

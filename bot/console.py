@@ -303,7 +303,9 @@ class ConsoleTransport:
         self.console.write(self.console.text(message))
         return "printed", None  # a printed line is never edited: each post is new
 
-    async def edit(self, channel: int, message_id: int, message: Message, added: str) -> str:
+    async def edit(
+        self, channel: int, message_id: int, message: Message, added: str, *, kept: bool = False
+    ) -> str:
         self.console.write(self.console.text(replace(message, text=added)))
         return "printed"
 

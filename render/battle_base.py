@@ -88,7 +88,9 @@ def battle_base(terrain: str, width: int = DEFAULT_WIDTH) -> Image.Image:
             if hazard is not None:
                 draw_hexside(draw, frame, label, side, hazard)
     draw.rectangle((0, 0, big.width, round(lay.header_height * k)), fill=STRIP)
-    return big.resize((lay.width, lay.height), Image.Resampling.LANCZOS)
+    # Each pixel the mean of its k × k samples: as smooth as a Lanczos filter, with no
+    # ringing, so far fewer colours (a palette PNG a quarter smaller).
+    return big.reduce(k)
 
 
 def draw_terrain_name(draw: ImageDraw.ImageDraw, lay: BattleLayout, terrain: str) -> None:

@@ -27,9 +27,12 @@ from render.style import (
     PAPER,
     REACHABLE,
     RGB,
+    casing,
     font,
+    ink_on,
     mix,
     player_rgb,
+    player_tag,
     png_bytes,
 )
 
@@ -90,8 +93,12 @@ def battleland_image(
         Side.ATTACKER: player_rgb(heading.attacker.colour if heading else attacker_colour),
         Side.DEFENDER: player_rgb(heading.defender.colour if heading else defender_colour),
     }
+    names = {
+        Side.ATTACKER: (heading.attacker.colour if heading else attacker_colour) or "",
+        Side.DEFENDER: (heading.defender.colour if heading else defender_colour) or "",
+    }
     tags = dict(scene.tags)
-    _draw_edges(draw, frame, position.terrain, entry_side, colours, tags)
+    _draw_edges(draw, frame, position.terrain, entry_side, colours, tags, names)
     for label in destinations:
         _dot(draw, frame, label, REACHABLE)
     if selected is not None:
@@ -100,7 +107,8 @@ def battleland_image(
     for start, end in dict.fromkeys(shown_moves):
         _draw_move(draw, scene, position, (start, end))
     for who in scene.counters:
-        draw_counter(draw, who.centre, who.size, who.face, colours[who.side])
+        tag = player_tag(names[who.side])
+        draw_counter(draw, who.centre, who.size, who.face, colours[who.side], tag=tag)
     shown = [*strikes]
     if last_strike is not None:
         shown.append(StrikeMark(*last_strike, strike_result, rangestrike))
@@ -214,21 +222,27 @@ def _draw_edges(
     entry_side: int | None,
     colours: dict[Side, RGB],
     tags: dict[Side, Point],
+    names: dict[Side, str],
 ) -> None:
-    """The entry edges: the attacker's and defender's bands, or the three attacker edges;
-    a side's tag goes after the row of its waiting characters, if any (``tags``)."""
+    """The entry edges: the attacker's and defender's bands, each cased in the tone that
+    stands out from its colour and tagged with its side and its colour's name, or the three
+    attacker edges; a side's tag goes after the row of its waiting characters, if any
+    (``tags``)."""
     marks: list[tuple[Edge, RGB, str, Point | None]]
     if entry_side is None:
         marks = [(EDGES[k], MUTED, str(k), None) for k in (1, 3, 5)]
     else:
         edges = entry_edges(terrain, entry_side)
         marks = [
-            (edges[side], colours[side], side.value.capitalize(), tags.get(side)) for side in Side
+            (edges[side], colours[side], edge_tag(side, names[side]), tags.get(side))
+            for side in Side
         ]
     band = max(4, round(frame.r * 0.12))
     for edge, colour, text, at in marks:
-        for label, side in _edge_sides(edge):
-            (x1, y1), (x2, y2) = frame.side(label, side, shrink=-band * 0.7)
+        lines = [frame.side(label, side, shrink=-band * 0.7) for label, side in _edge_sides(edge)]
+        for (x1, y1), (x2, y2) in lines:
+            draw.line((x1, y1, x2, y2), fill=casing(colour)[0], width=band + 4)
+        for (x1, y1), (x2, y2) in lines:
             draw.line((x1, y1, x2, y2), fill=colour, width=band)
         if at is None:
             label, side = _edge_sides(edge)[len(edge.hexes) // 2]
@@ -237,11 +251,24 @@ def _draw_edges(
         _tag(draw, at, text, colour, round(0.22 * frame.r))
 
 
+def edge_tag(side: Side, colour: str) -> str:
+    """The words on a side's entry edge: ``Attacker · Red`` (the colour named, not only
+    shown)."""
+    role = "Attacker" if side is Side.ATTACKER else "Defender"
+    return f"{role} · {colour}" if colour else role
+
+
 def _tag(draw: ImageDraw.ImageDraw, at: Point, text: str, colour: RGB, size: int) -> None:
+    """``text`` on a cased label of ``colour``, moved in from the picture's sides."""
     box = draw.textbbox(at, text, font=font(size), anchor="mm")
     pad = 4
-    draw.rounded_rectangle((box[0] - pad, box[1] - pad, box[2] + pad, box[3] + pad), 5, fill=colour)
-    draw.text(at, text, font=font(size), fill=PAPER if sum(colour) < 450 else INK, anchor="mm")
+    width = draw.im.size[0]
+    shift = max(0.0, 2 * pad - box[0]) - max(0.0, box[2] + 2 * pad - width)
+    at = (at[0] + shift, at[1])
+    box = (box[0] + shift, box[1], box[2] + shift, box[3])
+    outline = (box[0] - pad, box[1] - pad, box[2] + pad, box[3] + pad)
+    draw.rounded_rectangle(outline, 5, fill=colour, outline=casing(colour)[0], width=2)
+    draw.text(at, text, font=font(size), fill=ink_on(colour), anchor="mm")
 
 
 def _arrow(

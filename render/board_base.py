@@ -62,7 +62,9 @@ def board_base(width: int = DEFAULT_WIDTH) -> Image.Image:
         _draw_land(draw, frame, number)
     for number in LANDS:
         _draw_signs(draw, frame, number)
-    return big.resize((lay.width, lay.height), Image.Resampling.LANCZOS)
+    # Each pixel the mean of its k × k samples: as smooth as a Lanczos filter, with no
+    # ringing, so far fewer colours (a palette PNG a quarter smaller).
+    return big.reduce(k)
 
 
 def _draw_land(draw: ImageDraw.ImageDraw, frame: BoardFrame, number: int) -> None:

@@ -15,9 +15,12 @@ from render.style import (
     PAPER,
     RGB,
     bold_text,
+    casing,
     font,
+    ink_on,
     mix,
     player_rgb,
+    player_tag,
 )
 
 MUTED: RGB = (150, 158, 168)
@@ -116,15 +119,26 @@ def _player_row(
     player: PlayerInfo,
     legions: int,
 ) -> None:
-    """Colour swatch and name; score, Titan power and legion count below."""
+    """Colour swatch (cased, with the colour's abbreviation) and name; score, Titan power
+    and legion count below."""
     x, y = at
     ink = MUTED if player.eliminated else PAPER
-    swatch = player_rgb(player.colour)
-    if player.eliminated:
-        swatch = mix(swatch, MUTED, 0.6)
+    swatch = swatch_fill(player)
+    inner, outer = casing(swatch)
     box = (x + 10 * unit, y + 2 * unit, x + 34 * unit, y + 26 * unit)
-    draw.rounded_rectangle(box, 4, fill=swatch, outline=PAPER, width=2)
+    ring = (box[0] - 2, box[1] - 2, box[2] + 2, box[3] + 2)
+    draw.rounded_rectangle(ring, 6, fill=outer)
+    draw.rounded_rectangle(box, 4, fill=swatch, outline=inner, width=2)
+    centre = ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2)
+    tag = player_tag(player.colour)
+    draw.text(centre, tag, font=font(round(12 * unit)), fill=ink_on(swatch), anchor="mm")
     name = _short(player.name, 16)
     bold_text(draw, (x + 44 * unit, y + 14 * unit), name, round(19 * unit), ink, "lm")
     detail = player_detail(player, legions)
     draw.text((x + 10 * unit, y + 36 * unit), detail, font=font(round(15 * unit)), fill=ink)
+
+
+def swatch_fill(player: PlayerInfo) -> RGB:
+    """The colour of a player's swatch (faded toward grey once eliminated)."""
+    swatch = player_rgb(player.colour)
+    return mix(swatch, MUTED, 0.6) if player.eliminated else swatch

@@ -2,6 +2,8 @@
 
 Fonts come from Pillow itself (``ImageFont.load_default(size=...)``, Aileron); the font
 has ASCII glyphs only (and the middle dot), so pictures draw their symbols as shapes.
+Legibility is measured as the WCAG 2.x contrast ratio (:func:`contrast`): whatever is
+drawn stands at least :data:`LEGIBLE` apart from its ground (tests/render/test_contrast.py).
 """
 
 from __future__ import annotations
@@ -10,6 +12,9 @@ import io
 from functools import cache
 
 from PIL import Image, ImageDraw, ImageFont
+
+from engine.errors import InvalidNotation
+from engine.markers import colour as named_colour
 
 RGB = tuple[int, int, int]
 
@@ -70,6 +75,10 @@ HIGHLIGHT: RGB = (0, 220, 255)
 DAMAGE: RGB = (220, 20, 20)
 
 MIN_FONT = 12
+LEGIBLE = 3.0
+"""The least WCAG contrast ratio of a marker, a text or an edge against its ground."""
+PNG_LEVEL = 6
+"""zlib level of every PNG: smaller than level 1 at a few ms more (bench/render.py)."""
 
 
 @cache
@@ -92,6 +101,36 @@ def ink_on(rgb: RGB) -> RGB:
     return INK if luminance(rgb) > 140 else PAPER
 
 
+def relative_luminance(rgb: RGB) -> float:
+    """WCAG 2.x relative luminance of an sRGB colour, 0 (black) to 1 (white)."""
+
+    def linear(value: int) -> float:
+        c = value / 255
+        return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
+
+    r, g, b = rgb
+    return 0.2126 * linear(r) + 0.7152 * linear(g) + 0.0722 * linear(b)
+
+
+def contrast(a: RGB, b: RGB) -> float:
+    """WCAG 2.x contrast ratio of two colours, 1 (same) to 21 (black on white)."""
+    high, low = sorted((relative_luminance(a), relative_luminance(b)), reverse=True)
+    return (high + 0.05) / (low + 0.05)
+
+
+def casing(fill: RGB) -> tuple[RGB, RGB]:
+    """The two rings round a shape filled with ``fill``: (inner, outer).
+
+    The inner ring is the light or dark tone (PAPER, INK) that stands out more from
+    ``fill``, the outer ring the other one. Every ground contrasts at least 4:1 with one of
+    the two tones, so a cased shape (a Black marker on the dark background, a Gold one on
+    Desert) is seen on any ground while keeping its own colour inside.
+    """
+    if contrast(PAPER, fill) >= contrast(INK, fill):
+        return PAPER, INK
+    return INK, PAPER
+
+
 def mix(a: RGB, b: RGB, t: float) -> RGB:
     """``a`` moved a fraction ``t`` toward ``b``."""
     return (
@@ -106,14 +145,38 @@ def player_rgb(colour: str | None) -> RGB:
     return PLAYER_COLOURS.get(colour or "", NEUTRAL)
 
 
-def png_bytes(image: Image.Image, *, palette: bool = False) -> bytes:
-    """``image`` as PNG; fast zlib level, optionally reduced to an adaptive palette."""
-    if palette:
-        image = image.quantize(
-            colors=256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE
-        )
+def player_tag(colour: str | None) -> str:
+    """A player colour's abbreviation (``Bk`` for Black, as on its markers), drawn next to
+    the colour so that no one has to tell players apart by hue alone; ``""`` when unknown."""
+    try:
+        return named_colour(colour or "").abbrev
+    except InvalidNotation:
+        return ""
+
+
+def palette_image(image: Image.Image) -> Image.Image:
+    """``image`` in palette mode: exact when it has at most 256 colours; else each pixel
+    becomes the nearest of 256 colours chosen (fast octree) from every other pixel of
+    every other row, which is twice as fast as choosing them from every pixel and no less
+    faithful (tests bound the error per pixel)."""
+    if image.mode == "P":
+        return image
+    rgb = image.convert("RGB")
+    if rgb.getcolors(256) is not None:
+        return rgb.quantize(colors=256, method=Image.Quantize.MAXCOVERAGE)
+    sample = rgb.resize((max(1, rgb.width // 2), max(1, rgb.height // 2)), Image.Resampling.NEAREST)
+    palette = sample.quantize(
+        colors=256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE
+    )
+    return rgb.quantize(palette=palette, dither=Image.Dither.NONE)
+
+
+def png_bytes(image: Image.Image, *, palette: bool = True) -> bytes:
+    """``image`` as PNG: a palette PNG (:func:`palette_image`), or true colour with
+    ``palette=False`` (for a picture of smooth gradients)."""
     buffer = io.BytesIO()
-    image.save(buffer, format="PNG", compress_level=1)
+    encoded = palette_image(image) if palette else image
+    encoded.save(buffer, format="PNG", compress_level=PNG_LEVEL)
     return buffer.getvalue()
 
 

@@ -155,29 +155,36 @@ class DiscordTransport:
         )
         return "sent through the interaction: the bot may not post in the channel", None
 
-    async def edit(self, channel: int, message_id: int, message: Message, added: str) -> str:
+    async def edit(
+        self, channel: int, message_id: int, message: Message, added: str, *, kept: bool = False
+    ) -> str:
         """The live message says ``message`` now: the text, the current picture (when one
-        may be attached there), the choices of the decision now waited for."""
+        may be attached there; ``kept``: the one it carries is that picture, and stays),
+        the choices of the decision now waited for."""
         target = self._target(channel)
         attach = self._may(channel, target, "attach_files")
         uploads = files(message, discord.utils.DEFAULT_FILE_SIZE_LIMIT_BYTES) if attach else []
+        # Without ``attachments`` an edit leaves the message's files as they are.
+        changes: dict[str, Any] = {} if kept else {"attachments": uploads}
         partial = target.get_partial_message(message_id)
         try:
             await guarded(
                 partial.edit(
                     content=content(message, dialect=self.dialect),
-                    attachments=uploads,
                     view=choices_view(message.offers),
                     allowed_mentions=discord.AllowedMentions.none(),
+                    **changes,
                 )
             )
         except discord.Forbidden as exc:
-            if exc.code != MISSING_PERMISSIONS or not uploads:
+            if exc.code != MISSING_PERMISSIONS or kept or not uploads:
                 raise Refused(f"Discord refused the edit ({exc.code}: {exc.text})") from exc
             await guarded(partial.edit(content=content(message, dialect=self.dialect)))
             return "edited as text"
         except discord.NotFound as exc:
             raise Refused(f"the message to edit is gone ({exc.code}: {exc.text})") from exc
+        if kept:
+            return "edited, its files kept"
         return "edited" if uploads or message.image is None else "edited as text"
 
     async def unbutton(self, channel: int, message_id: int) -> None:

@@ -3,8 +3,9 @@
 Each channel has two lanes of news: the game's, in the channel, and a battle's, in a
 thread. In a lane one *live* message tells the current player's run of actions: each new
 action is added to its text and its picture is replaced by the board as it now is (an
-edit notifies nobody). A hand-off — news that pings the next player — is a new message,
-which becomes the live one; the old one loses its buttons (its decision was made). A
+edit notifies nobody; a picture the same as the one it carries stays, not uploaded
+again). A hand-off — news that pings the next player — is a new message, which becomes
+the live one; the old one loses its buttons (its decision was made). A
 battle begins with a new message in the channel, from which a thread opens at the battle's
 first news; its news goes there, and when it ends the channel is told and the thread
 archived. Where the bot may not open a thread or write in it, the battle is told in the
@@ -17,6 +18,7 @@ says the same again; a post keeps its nonce; a thread for a message is that mess
 
 from __future__ import annotations
 
+import hashlib
 import logging
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
@@ -138,15 +140,39 @@ async def _say(
             old, new = parts(report), Parts(news=())
     grown, dropped = compose(Parts(new.head or old.head, old.news + new.news, new.prompt),
                              MAX_LIVE, measure)  # fmt: skip
+    files = carried(message)
     if place.live is not None and not message.mention and not fresh and not dropped:
         edited = replace(message, text=grown)
-        outcome = await transport.edit(place.target, place.live, edited, message.text)
-        return outcome, Place(place.target, place.live, grown)
+        kept = files is not None and files == place.files
+        outcome = await transport.edit(place.target, place.live, edited, message.text, kept=kept)
+        return outcome, Place(place.target, place.live, grown, files=_went(files, outcome))
     text, _ = compose(new, MAX_LIVE, measure)
     outcome, posted = await transport.post(place.target, replace(message, text=text), nonce,
                                            reply_to)  # fmt: skip
     await _retire(transport, place)
-    return outcome, Place(place.target, posted, text)
+    return outcome, Place(place.target, posted, text, files=_went(files, outcome))
+
+
+def carried(message: Message) -> str | None:
+    """A digest of the files ``message`` carries (its picture and attachments, with their
+    names); None when it carries none."""
+    named = [(a.filename, a.data) for a in message.attachments]
+    if message.image is not None and message.picture is not None:
+        named.insert(0, (message.picture.filename, message.image))
+    if not named:
+        return None
+    digest = hashlib.sha256()
+    for name, data in named:
+        for part in (name.encode(), data):
+            digest.update(len(part).to_bytes(8, "big"))
+            digest.update(part)
+    return digest.hexdigest()
+
+
+def _went(files: str | None, outcome: str) -> str | None:
+    """What the message carries now that it went with ``outcome``: ``files``, unless they
+    did not go (an outcome "… as text")."""
+    return None if outcome.endswith("as text") else files
 
 
 async def _retire(transport: Transport, place: Place) -> None:

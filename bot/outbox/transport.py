@@ -1,7 +1,8 @@
 """What a deliverer needs from a transport (Discord, the terminal, a test's recorder).
 
 A transport sends one message and says how it went: it returns a short outcome ("sent",
-"sent as text" when the picture could not go), or raises :class:`Retry` for a failure that
+"sent as text" when the picture could not go: an outcome ending "as text" says the
+message's files did not go), or raises :class:`Retry` for a failure that
 may pass (a 5xx, a rate limit, a timeout) or :class:`Refused` for one that will not; a DM
 refused because the user accepts none raises :class:`DmsClosed`, an answer whose
 interaction expired :class:`Expired`.
@@ -48,9 +49,12 @@ class Transport(Protocol):
         fallback); how it went, and the message's id (None where messages are not kept)."""
         ...
 
-    async def edit(self, channel: int, message_id: int, message: Message, added: str) -> str:
+    async def edit(
+        self, channel: int, message_id: int, message: Message, added: str, *, kept: bool = False
+    ) -> str:
         """``message`` in place of the message ``message_id`` says (``added``: the part that
-        is new, for a transport that cannot edit)."""
+        is new, for a transport that cannot edit; ``kept``: the message already carries the
+        very files ``message`` has, which stay as they are instead of being uploaded again)."""
         ...
 
     async def unbutton(self, channel: int, message_id: int) -> None:

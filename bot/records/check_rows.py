@@ -286,8 +286,11 @@ def _json(text: Any) -> bool:
 
 
 async def _places(db: Connection, known: Known, problems: Problems) -> None:
-    sql = "SELECT channel, lane, target, live, text, unopened FROM places ORDER BY channel, lane"
-    for channel, lane, target, live, text, unopened in await _all(db, sql):
+    sql = (
+        "SELECT channel, lane, target, live, text, unopened, files FROM places"
+        " ORDER BY channel, lane"
+    )
+    for channel, lane, target, live, text, unopened, files in await _all(db, sql):
         _say(
             problems,
             f"the {lane} place of channel {channel}",
@@ -298,6 +301,7 @@ async def _places(db: Connection, known: Known, problems: Problems) -> None:
                     ("live", live, _or_none(_integer), "a message id"),
                     ("text", text, _or_none(_text), "text"),
                     ("unopened", unopened, _or_none(_text), "text"),
+                    ("files", files, _or_none(_text), "text"),
                 )
             ),
         )

@@ -313,4 +313,10 @@ MIGRATIONS: tuple[str, ...] = (
     ALTER TABLE games ADD COLUMN pledge TEXT;
     UPDATE games SET seed_text = CAST(seed AS TEXT) WHERE seed IS NOT NULL;
     """,
+    # 15: what files a lane's live message carries (a digest of its picture and
+    # attachments, bot/outbox/posting.py), so that an edit saying the same picture again
+    # leaves them in place instead of uploading them again (None: not known, upload).
+    """
+    ALTER TABLE places ADD COLUMN files TEXT;
+    """,
 )

@@ -140,32 +140,38 @@ async def outcomes(db: Connection, channel: int) -> list[tuple[int, str, str | N
 @dataclass(frozen=True)
 class Place:
     """Where a channel's lane of news goes (the channel, or a battle's thread), and the
-    message edited with its news until the next hand-off (``live``, what it says: ``text``).
-    A thread still to open (at the first news that goes there) has its name in ``unopened``
-    and the message it opens from as its ``target`` (a thread has its message's id)."""
+    message edited with its news until the next hand-off (``live``, what it says: ``text``,
+    the files it carries: ``files``, a digest of them). A thread still to open (at the
+    first news that goes there) has its name in ``unopened`` and the message it opens from
+    as its ``target`` (a thread has its message's id)."""
 
     target: int
     live: int | None = None
     text: str | None = None
     unopened: str | None = None
+    files: str | None = None
 
 
 async def place(db: Connection, channel: int, lane: str) -> Place | None:
     async with db.execute(
-        "SELECT target, live, text, unopened FROM places WHERE channel = ? AND lane = ?",
+        "SELECT target, live, text, unopened, files FROM places WHERE channel = ? AND lane = ?",
         (channel, lane),
     ) as cursor:
         row = await cursor.fetchone()
-    return Place(int(row[0]), row[1], row[2], row[3]) if row else None
+    if not row:
+        return None
+    files = row[4] if isinstance(row[4], str) else None  # a damaged one: upload again
+    return Place(int(row[0]), row[1], row[2], row[3], files)
 
 
 async def set_place(db: Connection, channel: int, lane: str, found: Place) -> None:
     await db.execute(
-        "INSERT INTO places (channel, lane, target, live, text, unopened)"
-        " VALUES (?, ?, ?, ?, ?, ?)"
+        "INSERT INTO places (channel, lane, target, live, text, unopened, files)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?)"
         " ON CONFLICT (channel, lane) DO UPDATE SET target = excluded.target,"
-        " live = excluded.live, text = excluded.text, unopened = excluded.unopened",
-        (channel, lane, found.target, found.live, found.text, found.unopened),
+        " live = excluded.live, text = excluded.text, unopened = excluded.unopened,"
+        " files = excluded.files",
+        (channel, lane, found.target, found.live, found.text, found.unopened, found.files),
     )
 
 

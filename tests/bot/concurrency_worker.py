@@ -62,7 +62,9 @@ class RecordingTransport:
         print(f"sent {nonce}", flush=True)
         return "sent", None
 
-    async def edit(self, channel: int, message_id: int, message: Message, added: str) -> str:
+    async def edit(
+        self, channel: int, message_id: int, message: Message, added: str, *, kept: bool = False
+    ) -> str:
         return "edited"
 
     def measure(self, message: Message) -> int:

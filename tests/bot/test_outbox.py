@@ -66,7 +66,9 @@ class Recorder:
     ) -> tuple[str, int | None]:
         return self._record("post", channel, message, nonce), None
 
-    async def edit(self, channel: int, message_id: int, message: Message, added: str) -> str:
+    async def edit(
+        self, channel: int, message_id: int, message: Message, added: str, *, kept: bool = False
+    ) -> str:
         return self._record("edit", channel, message, None)
 
     def measure(self, message: Message) -> int:

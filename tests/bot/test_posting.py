@@ -4,13 +4,14 @@ refused (bot/outbox/posting.py, against a transport that records its calls)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from bot.outbox.codec import Stored
-from bot.outbox.posting import BATTLE, GAME, MAX_LIVE, Posted, post
+from bot.outbox.posting import BATTLE, GAME, MAX_LIVE, Posted, carried, post
 from bot.outbox.transport import Refused
-from bot.replies import Battle, BattleStage, Message
+from bot.replies import Attachment, Battle, BattleStage, Message, Picture, PictureKind
 from bot.storage.outbox import Place
+from engine.game.setup import new_game
 
 CHANNEL = 500
 ANN = 7
@@ -31,7 +32,9 @@ class Calls:
         self.made.append(("post", channel, message.text))
         return "sent", self.next_id
 
-    async def edit(self, channel: int, message_id: int, message: Message, added: str) -> str:
+    async def edit(
+        self, channel: int, message_id: int, message: Message, added: str, *, kept: bool = False
+    ) -> str:
         self.made.append(("edit", channel, (message_id, message.text)))
         return "edited"
 
@@ -172,3 +175,73 @@ async def test_a_battle_is_told_in_the_channel_when_its_thread_is_refused():
     assert BATTLE not in here.places
     await here.say("Gd03 wins the battle", stage=ENDS)
     assert "close" not in here.kinds()
+
+
+class Pictures(Calls):
+    """A transport recording whether each edit kept the files; ``as_text`` edits and posts
+    say the files did not go."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.kept: list[bool] = []
+        self.as_text = False
+
+    async def post(
+        self, channel: int, message: Message, nonce: str, reply_to: str | None
+    ) -> tuple[str, int | None]:
+        outcome, number = await super().post(channel, message, nonce, reply_to)
+        return ("sent as text" if self.as_text else outcome), number
+
+    async def edit(
+        self, channel: int, message_id: int, message: Message, added: str, *, kept: bool = False
+    ) -> str:
+        await super().edit(channel, message_id, message, added)
+        self.kept.append(kept)
+        return "edited as text" if self.as_text else "edited"
+
+
+def board(image: bytes, text: str = "Ann moves", ping: bool = False) -> Message:
+    state, _ = new_game(("Ann", "Bob"), seed=1)
+    picture = Picture(PictureKind.MASTERBOARD, state)
+    return Message(text, picture=picture, image=image, mention=(ANN,) if ping else ())
+
+
+async def said(calls: Calls, places: dict[str, Place | None], message: Message) -> None:
+    posted = await post(calls, dict(places), CHANNEL, GAME, [Stored(message)], message, "n", None)
+    places.update(posted.places)
+
+
+async def test_an_edit_saying_the_same_picture_again_keeps_it_instead_of_uploading():
+    calls, places = Pictures(), dict[str, Place | None]()
+    await said(calls, places, board(b"one", ping=True))
+    assert places[GAME] is not None and places[GAME].files == carried(board(b"one"))
+    await said(calls, places, board(b"one", "Ann recruits"))
+    await said(calls, places, board(b"two", "Ann moves again"))
+    await said(calls, places, board(b"two", "Ann is done"))
+    assert calls.kept == [True, False, True]
+    await said(calls, places, Message("Ann says nothing new"))  # no picture: none kept
+    await said(calls, places, board(b"two", "Ann draws again"))
+    assert calls.kept[-2:] == [False, False]
+
+
+async def test_a_picture_that_did_not_go_is_uploaded_at_the_next_edit():
+    calls, places = Pictures(), dict[str, Place | None]()
+    calls.as_text = True  # the bot may not attach files here
+    await said(calls, places, board(b"one", ping=True))
+    assert places[GAME] is not None and places[GAME].files is None
+    await said(calls, places, board(b"one", "Ann recruits"))
+    calls.as_text = False  # allowed again
+    await said(calls, places, board(b"one", "Ann moves"))
+    await said(calls, places, board(b"one", "Ann is done"))
+    assert calls.kept == [False, False, True]
+
+
+def test_the_files_digest_tells_pictures_names_and_attachments_apart():
+    one = board(b"one")
+    assert carried(one) == carried(board(b"one", "other words"))
+    assert carried(one) != carried(board(b"two"))
+    assert carried(Message("text only")) is None
+    export = replace(one, attachments=(Attachment("game.json", b"{}"),))
+    assert carried(export) not in (None, carried(one))
+    renamed = replace(export, attachments=(Attachment("game2.json", b"{}"),))
+    assert carried(renamed) != carried(export)

@@ -43,17 +43,19 @@ def lobby(fake: FakeDiscord) -> Sent:
 
 
 def pictures(fake: FakeDiscord) -> int:
-    """The pictures the game's channel and its threads received (every upload of one)."""
+    """The news the game's channel and its threads received with a picture: each post or
+    edit of a message's words after which it shows one (uploaded with it, or kept from
+    before when the picture is the same)."""
     places = {p.CHANNEL_ID} | {t.id for t in fake.threads()}
-    uploads = [
-        name
+    shown = [
+        r
         for r in fake.requests
         if r.status < 300 and r.method in ("POST", "PATCH")
         and (r.path.startswith("channels/") and int(r.path.split("/")[1]) in places)
-        for name, _ in r.files
-        if name.endswith(".png")
+        and "content" in (r.body or {}) and isinstance(r.answer, dict)
+        and any(a["filename"].endswith(".png") for a in r.answer.get("attachments", []))
     ]  # fmt: skip
-    return len(uploads)
+    return len(shown)
 
 
 @pytest.mark.parametrize(

@@ -65,7 +65,9 @@ async def scenario(store: Any, monkeypatch: pytest.MonkeyPatch) -> dict[str, Any
         await outbox.delivered(db, [row], "sent")
         await outbox.attempted(db, [row + 1, row + 1])
         await outbox.batched(db, [row + 2], row + 2)
-        await outbox.set_place(db, CHANNEL, "game", outbox.Place(CHANNEL, 42, "live text"))
+        await outbox.set_place(
+            db, CHANNEL, "game", outbox.Place(CHANNEL, 42, "live text", files="d1g3st")
+        )
     async with store.reading() as raw:
         db = cast(Connection, raw)
         seen["game"] = await games.game(db, first)
@@ -195,6 +197,7 @@ async def test_the_storage_functions_answer_on_postgresql_as_on_sqlite(
     finally:
         await postgres.close()
     assert expected["rolled_back"] and expected["damaged"] and not expected["damaged_again"]
+    assert expected["place"] == outbox.Place(CHANNEL, 42, "live text", files="d1g3st")
     assert set(found) == set(expected)
     for key, value in expected.items():
         assert found[key] == value, key
