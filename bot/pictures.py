@@ -77,10 +77,58 @@ def _legions(picture: Picture) -> bytes | None:
     return image if isinstance(image, bytes) else None
 
 
+def _final(picture: Picture) -> bytes | None:
+    """A finished game's final card over the chart of its scores (public, once over)."""
+    course = picture.course
+    if course is None or not course.over:
+        return None
+    try:
+        card = importlib.import_module("render.final_card")
+        chart = importlib.import_module("render.score_chart")
+    except ImportError:
+        return None
+    players = tuple(
+        card.CardPlayer(
+            course.places[seat], course.names[seat], course.colours[seat],
+            course.final_scores[seat], course.fates[seat],
+        )
+        for seat in course.by_place()
+    )  # fmt: skip
+    facts = card.CardFacts(
+        title=f"TITAN · game #{course.game} is over",
+        result=course.result,
+        players=players,
+        turns=course.turns,
+        player_turns=course.player_turns,
+        battles=course.battles,
+        engagements=course.engagements,
+    )
+    series = [
+        chart.Series(
+            course.names[seat], course.colours[seat], tuple(t[seat] for t in course.scores)
+        )
+        for seat in course.by_place()
+    ]
+    image = card.final_card_png(facts, series)
+    return image if isinstance(image, bytes) else None
+
+
+def _replay(picture: Picture) -> bytes | None:
+    """A finished game's replay on the public masterboard, an animated GIF."""
+    course = picture.course
+    draw = _function("render.replay", "replay_gif")
+    if draw is None or course is None or not course.over or not course.frames:
+        return None
+    image = draw(course.frames)
+    return image if isinstance(image, bytes) else None
+
+
 _DRAW: dict[PictureKind, Callable[[Picture], bytes | None]] = {
     PictureKind.MASTERBOARD: _masterboard,
     PictureKind.BATTLELAND: _battleland,
     PictureKind.LEGIONS: _legions,
+    PictureKind.FINAL: _final,
+    PictureKind.REPLAY: _replay,
 }
 
 

@@ -62,11 +62,12 @@ from bot.painting import Painter
 from bot.pictures import Renderer
 from bot.ratelimit import CommandRate
 from bot.records.command import RECORDS
+from bot.records.course import Course, game_course
 from bot.records.damage import GameDamaged, damage_notice
 from bot.records.diagnosis import diagnose
 from bot.records.proof import random_salt
 from bot.records.seal import record_digest, sealed
-from bot.replies import Message, Notice, Picture, Replies
+from bot.replies import Message, Notice, Picture, PictureKind, Replies
 from bot.routing import STALE, WITHOUT_GAME, StaleChoice, stores, table_tool
 from bot.schedule.clock import Clock, SystemClock
 from bot.schedule.decisions import decision_of
@@ -127,6 +128,12 @@ def _made(game: Game, decision: str) -> bool:
     return decided is None or decided.key != decision
 
 
+def _final_card(replies: Replies) -> bool:
+    """Whether the channel's news is a game's end with its final card to draw."""
+    shown = replies.public.picture if replies.public is not None else None
+    return shown is not None and shown.kind is PictureKind.FINAL
+
+
 SEED_BITS = 128
 """Bits of a game's seed: too many to be found by testing guesses against public dice."""
 
@@ -165,6 +172,8 @@ class GameService:
         self.on_ai_action = on_ai_action
         self.renderer = renderer
         self.painter = Painter(renderer, processes=paint_in_processes)
+        self.replays = Painter(renderer, processes=paint_in_processes)
+        """Draws the replays (:mod:`render.replay`), one at a time, apart from the boards."""
         self._seeds = seeds
         self._salts = salts
         self._snapshot_every = snapshot_every
@@ -203,6 +212,7 @@ class GameService:
         if self.deliverer is not None:
             await self.deliverer.close()
         await self.painter.close()
+        await self.replays.close()
         await self.db.close()
 
     async def deliver_with(self, transport: Transport, **options: Any) -> Deliverer:
@@ -234,8 +244,18 @@ class GameService:
         if game is None or game.state is None or game.n != version:
             return None
         picture = drawing.of(game.state)
+        if picture.kind is PictureKind.FINAL:  # read from the whole log (the game is over)
+            picture = replace(picture, course=await self._course(game))
         image = await self.painter.draw(picture, channel)
         return (picture, image) if image is not None else None
+
+    async def _course(self, game: Game) -> Course | None:
+        """How ``game`` went (None when its log cannot be replayed: no picture then)."""
+        try:
+            return await game_course(self.db, game.row)
+        except DamagedLog as exc:
+            log.warning("game %s: its course cannot be read: %s", game.id, exc)
+            return None
 
     async def _finished(self, game_id: int) -> Game | None:
         """A game no longer open (over, cancelled), loaded to draw its last picture."""
@@ -251,7 +271,11 @@ class GameService:
     async def paint(self, message: Message | None, channel: int | None = None) -> Message | None:
         """``message`` with its picture drawn, off the command's path (see
         :class:`~bot.painting.Painter`). With ``channel``, a newer picture of that channel
-        asked before this one is drawn replaces it (the message is then returned undrawn)."""
+        asked before this one is drawn replaces it (the message is then returned undrawn).
+        A replay, long to draw, has a painter of its own, so that it holds up no board."""
+        picture = message.picture if message is not None else None
+        if picture is not None and picture.kind is PictureKind.REPLAY:
+            return await self.replays.paint(message, channel)
         return await self.painter.paint(message, channel)
 
     async def submit(
@@ -513,6 +537,8 @@ class GameService:
             read = await readers.readers(unit.connection, game.id) if standins else frozenset()
             replies = with_standin_copies(replies, game, standins, read)
         version = now.n if now is not None and now.state is not None else None
+        if version is None and before is not None and _final_card(replies):
+            version = await rows.action_count(unit.connection, before.id)  # drawn at its end
         told = Told(place, caller, game.id if game else None, version, reply_to)
         count = await write(unit.connection, told, replies)
         return replace(replies, stored=count > 0)
