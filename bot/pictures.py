@@ -10,10 +10,13 @@ from __future__ import annotations
 import importlib
 import logging
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from bot.replies import BattleMarks, Picture, PictureKind
 from engine.game.state import GameState, Stage
+
+if TYPE_CHECKING:
+    from bot.records.course import Course
 
 log = logging.getLogger(__name__)
 
@@ -77,16 +80,11 @@ def _legions(picture: Picture) -> bytes | None:
     return image if isinstance(image, bytes) else None
 
 
-def _final(picture: Picture) -> bytes | None:
-    """A finished game's final card over the chart of its scores (public, once over)."""
-    course = picture.course
-    if course is None or not course.over:
-        return None
-    try:
-        card = importlib.import_module("render.final_card")
-        chart = importlib.import_module("render.score_chart")
-    except ImportError:
-        return None
+def card_of(course: Course) -> tuple[Any, list[Any]]:
+    """The final card's facts and the chart's series of ``course`` (render's types), the
+    players in order of place."""
+    card = importlib.import_module("render.final_card")
+    chart = importlib.import_module("render.score_chart")
     players = tuple(
         card.CardPlayer(
             course.places[seat], course.names[seat], course.colours[seat],
@@ -109,7 +107,16 @@ def _final(picture: Picture) -> bytes | None:
         )
         for seat in course.by_place()
     ]
-    image = card.final_card_png(facts, series)
+    return facts, series
+
+
+def _final(picture: Picture) -> bytes | None:
+    """A finished game's final card over the chart of its scores (public, once over)."""
+    course = picture.course
+    draw = _function("render.final_card", "final_card_png")
+    if draw is None or course is None or not course.over:
+        return None
+    image = draw(*card_of(course))
     return image if isinstance(image, bytes) else None
 
 

@@ -111,7 +111,7 @@ def frame_image(
     return image
 
 
-def _palette(sample: Image.Image) -> Image.Image:
+def shared_palette(sample: Image.Image) -> Image.Image:
     """One palette for every frame (255 colours: index 255 stays free for "unchanged"):
     the sample frame's colours and every player's and highlight colour, exactly."""
     colours = [*PLAYER_COLOURS.values(), ENGAGED, HIGHLIGHT, LAST_MOVE, REACHABLE, TELEPORT]
@@ -192,7 +192,7 @@ def _attempt(
     palette: Image.Image | None = None
     for number, i in enumerate(chosen):
         image = frame_image(frames[i], width=width, index=i, count=len(frames))
-        palette = palette or _palette(image)
+        palette = palette or shared_palette(image)
         if gif is None:
             gif = _Gif(palette, image.size)
         last = number == len(chosen) - 1
@@ -200,8 +200,8 @@ def _attempt(
         if gif.size > max_bytes:
             return None, gif.size * len(chosen) // (number + 1)
     assert gif is not None
-    data = gif.close()
-    return data, len(data)
+    data = gif.close()  # the last frame, held until now, may be what tips it over
+    return (data if len(data) <= max_bytes else None), len(data)
 
 
 def replay(
