@@ -101,7 +101,8 @@ async def test_replay_is_refused_until_the_end_then_drawn_by_its_own_painter(ser
     early = await service.submit(HERE, SPECTATOR, "replay")
     assert early.error and "is not over" in early.ephemeral.text
     assert early.ephemeral.picture is None
-    await fought_to_the_end(service)  # plays on in the same channel: a second game
+    assert not (await service.submit(HERE, caller(CHANNEL, 0), "cancel")).error
+    await fought_to_the_end(service)  # the channel's next game, played to its end
     answer = await service.submit(HERE, SEATED, "replay")
     assert not answer.error and answer.public is None and not answer.private
     picture = answer.ephemeral.picture
