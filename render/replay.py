@@ -19,7 +19,6 @@ from dataclasses import dataclass
 
 from PIL import GifImagePlugin, Image, ImageChops, ImageDraw
 
-from engine.words import plural
 from render.board_info import BoardInfo
 from render.masterboard import masterboard
 from render.style import (
@@ -39,6 +38,7 @@ from render.style import (
 WIDTH = 1200
 """A frame's width (px): small enough for many frames, large enough to read the markers."""
 MOST_FRAMES = 300
+"""Frames at most: a 300-turn two-player game (600 player turns) shows every other one."""
 MAX_BYTES = 9_500_000
 """Under Discord's 10 MiB per file, with room to spare."""
 FRAME_MS = 450
@@ -54,7 +54,7 @@ UNCHANGED = 255
 @dataclass(frozen=True)
 class ReplayFrame:
     """The board at the end of a player turn (public: a :class:`BoardInfo`), the lands of
-    the battles fought in that turn, and its caption (``Turn 12 · Ann``)."""
+    the battles fought in that turn, and a caption (the last frame's: the result)."""
 
     board: BoardInfo
     battles: tuple[int, ...] = ()
@@ -232,10 +232,3 @@ def replay(
 def replay_gif(frames: Sequence[ReplayFrame], **options: int) -> bytes:
     """:func:`replay`'s bytes (see it for the options)."""
     return replay(frames, **options).data
-
-
-def frames_text(count: int, shown: int) -> str:
-    """``240 of 612 player turns shown`` (or ``all 40 player turns``)."""
-    if shown >= count:
-        return f"all {plural(count, 'player turn')}"
-    return f"{shown} of {plural(count, 'player turn')} shown"
