@@ -373,7 +373,7 @@ async def play_locally(
 ) -> None:
     """The whole local session: open the database, set up or resume, run the lines."""
     from bot.pictures import default_renderer
-    from bot.service import random_seed
+    from bot.records.proof import random_seed
 
     renderer = default_renderer() if out is not None else None
     seeds = (lambda: seed) if seed is not None else random_seed

@@ -10,13 +10,16 @@ from __future__ import annotations
 import importlib
 import logging
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from bot.replies import BattleMarks, Picture, PictureKind
 from engine.battle.position import Fighter, Side
 from engine.battle.state import Battle
 from engine.game.reach import Reach, reach
 from engine.game.state import GameState, Stage
+
+if TYPE_CHECKING:
+    from bot.records.course import Course
 
 log = logging.getLogger(__name__)
 
@@ -151,10 +154,62 @@ def _legions(picture: Picture) -> bytes | None:
     return image if isinstance(image, bytes) else None
 
 
+def card_of(course: Course) -> tuple[Any, list[Any]]:
+    """The final card's facts and the chart's series of ``course`` (render's types), the
+    players in order of place."""
+    card = importlib.import_module("render.final_card")
+    chart = importlib.import_module("render.score_chart")
+    players = tuple(
+        card.CardPlayer(
+            course.places[seat], course.names[seat], course.colours[seat],
+            course.final_scores[seat], course.fates[seat],
+        )
+        for seat in course.by_place()
+    )  # fmt: skip
+    facts = card.CardFacts(
+        title=f"TITAN · game #{course.game} is over",
+        result=course.result,
+        players=players,
+        turns=course.turns,
+        player_turns=course.player_turns,
+        battles=course.battles,
+        engagements=course.engagements,
+    )
+    series = [
+        chart.Series(
+            course.names[seat], course.colours[seat], tuple(t[seat] for t in course.scores)
+        )
+        for seat in course.by_place()
+    ]
+    return facts, series
+
+
+def _final(picture: Picture) -> bytes | None:
+    """A finished game's final card over the chart of its scores (public, once over)."""
+    course = picture.course
+    draw = _function("render.final_card", "final_card_png")
+    if draw is None or course is None or not course.over:
+        return None
+    image = draw(*card_of(course))
+    return image if isinstance(image, bytes) else None
+
+
+def _replay(picture: Picture) -> bytes | None:
+    """A finished game's replay on the public masterboard, an animated GIF."""
+    course = picture.course
+    draw = _function("render.replay", "replay_gif")
+    if draw is None or course is None or not course.over or not course.frames:
+        return None
+    image = draw(course.frames)
+    return image if isinstance(image, bytes) else None
+
+
 _DRAW: dict[PictureKind, Callable[[Picture], bytes | None]] = {
     PictureKind.MASTERBOARD: _masterboard,
     PictureKind.BATTLELAND: _battleland,
     PictureKind.LEGIONS: _legions,
+    PictureKind.FINAL: _final,
+    PictureKind.REPLAY: _replay,
 }
 
 

@@ -14,6 +14,7 @@ from engine.game.state import GameState
 
 if TYPE_CHECKING:
     from bot.offers.model import Offers
+    from bot.records.course import Course
 
 
 class PictureKind(Enum):
@@ -22,6 +23,10 @@ class PictureKind(Enum):
     MASTERBOARD = "masterboard"
     BATTLELAND = "battleland"
     LEGIONS = "legions"
+    FINAL = "final"
+    """A finished game's final card and the chart of its scores (:mod:`bot.records.course`)."""
+    REPLAY = "replay"
+    """A finished game's replay on the masterboard, an animated GIF."""
 
 
 @dataclass(frozen=True)
@@ -51,7 +56,9 @@ class Picture:
     a masterboard in the movement phase shows where the mover's legions may go as the
     viewer knows it, :func:`engine.game.reach.reach`); ``land`` is a land to show or
     highlight (the battle's land for a battleland); ``marks`` what a battleland
-    highlights; ``legion`` a legion chosen on the masterboard (only its reach is shown).
+    highlights; ``legion`` a legion chosen on the masterboard (only its reach is shown);
+    ``course`` how a finished game went (for its final card and replay: the service reads
+    it from the log before drawing).
     """
 
     kind: PictureKind
@@ -60,10 +67,11 @@ class Picture:
     land: int | None = None
     marks: BattleMarks | None = None
     legion: str | None = None
+    course: Course | None = None
 
     @property
     def filename(self) -> str:
-        return f"{self.kind.value}.png"
+        return f"{self.kind.value}.{'gif' if self.kind is PictureKind.REPLAY else 'png'}"
 
 
 @dataclass(frozen=True)

@@ -34,7 +34,6 @@ from __future__ import annotations
 import asyncio
 import logging
 import math
-import secrets
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import replace
@@ -62,9 +61,10 @@ from bot.pictures import Renderer
 from bot.ports import RACES, Finish, Work
 from bot.ratelimit import CommandRate
 from bot.records.command import RECORDS
+from bot.records.course import readable_course
 from bot.records.damage import GameDamaged
-from bot.records.proof import random_salt
-from bot.replies import Message, Picture, Replies
+from bot.records.proof import random_salt, random_seed
+from bot.replies import Message, Picture, PictureKind, Replies
 from bot.routing import STALE, WITHOUT_GAME, StaleChoice, stores, table_tool
 from bot.schedule.clock import Clock, SystemClock
 from bot.schedule.scheduler import Scheduler
@@ -100,15 +100,6 @@ SCHEDULER = Caller(0, "titanbot", on_behalf=True)
 """Who the bot's own notices come from (a reminder, a paused game)."""
 
 
-SEED_BITS = 128
-"""Bits of a game's seed: too many to be found by testing guesses against public dice."""
-
-
-def random_seed() -> int:
-    """A fresh game seed of 128 bits (drawn when a game starts, then stored)."""
-    return secrets.randbits(SEED_BITS)
-
-
 class GameService:
     """Every game of one bot process, over one database."""
 
@@ -138,6 +129,8 @@ class GameService:
         self.on_ai_action = on_ai_action
         self.renderer = renderer
         self.painter = Painter(renderer, processes=paint_in_processes)
+        self.replays = Painter(renderer, processes=paint_in_processes)
+        """Draws the replays (:mod:`render.replay`), one at a time, apart from the boards."""
         self._seeds = seeds
         self._salts = salts
         self._snapshot_every = snapshot_every
@@ -176,6 +169,7 @@ class GameService:
         if self.deliverer is not None:
             await self.deliverer.close()
         await self.painter.close()
+        await self.replays.close()
         await self.db.close()
 
     async def deliver_with(self, transport: Transport, **options: Any) -> Deliverer:
@@ -207,13 +201,19 @@ class GameService:
         if game is None or game.state is None or game.n != version:
             return None
         picture = drawing.of(game.state)
+        if picture.kind is PictureKind.FINAL:  # read from the whole log (the game is over)
+            picture = replace(picture, course=await readable_course(self.db, game.row))
         image = await self.painter.draw(picture, channel)
         return (picture, image) if image is not None else None
 
     async def paint(self, message: Message | None, channel: int | None = None) -> Message | None:
         """``message`` with its picture drawn, off the command's path (see
         :class:`~bot.painting.Painter`). With ``channel``, a newer picture of that channel
-        asked before this one is drawn replaces it (the message is then returned undrawn)."""
+        asked before this one is drawn replaces it (the message is then returned undrawn).
+        A replay, long to draw, has a painter of its own, so that it holds up no board."""
+        picture = message.picture if message is not None else None
+        if picture is not None and picture.kind is PictureKind.REPLAY:
+            return await self.replays.paint(message, channel)
         return await self.painter.paint(message, channel)
 
     async def submit(

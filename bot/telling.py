@@ -15,7 +15,7 @@ from bot.offers.board import lobby_offers
 from bot.outbox.writer import Told, write
 from bot.ports import GameHost
 from bot.records.seal import record_digest, sealed
-from bot.replies import Replies
+from bot.replies import PictureKind, Replies
 from bot.schedule.planner import plan
 from bot.schedule.standins import with_standin_copies
 from bot.storage import due, readers
@@ -65,6 +65,14 @@ async def told(
         read = await readers.readers(unit.connection, game.id) if standins else frozenset()
         replies = with_standin_copies(replies, game, standins, read)
     version = now.n if now is not None and now.state is not None else None
+    if version is None and before is not None and _final_card(replies):
+        version = await rows.action_count(unit.connection, before.id)  # drawn at its end
     told = Told(place, caller, game.id if game else None, version, reply_to)
     count = await write(unit.connection, told, replies)
     return replace(replies, stored=count > 0)
+
+
+def _final_card(replies: Replies) -> bool:
+    """Whether the channel's news is a game's end with its final card to draw."""
+    shown = replies.public.picture if replies.public is not None else None
+    return shown is not None and shown.kind is PictureKind.FINAL

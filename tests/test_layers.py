@@ -36,6 +36,7 @@ LAYERS = {
     "bot": BLOCK,
     "bot.records.proof": BLOCK,
     "bot.records.canonical": BLOCK,
+    "bot.records.course": BLOCK,
     "bot.schedule.timing": BLOCK,
     "bot.schedule.clock": BLOCK,
     "engine": BASE,

@@ -25,8 +25,9 @@ from bot.discord.errors import TitanTree
 from bot.discord.host import TitanHost
 from bot.discord.sync import OverLimits, Synced, registered_ids, sync_commands, sync_file
 from bot.pictures import Renderer, default_renderer
+from bot.records.proof import random_seed
 from bot.schedule.clock import Clock
-from bot.service import GameService, random_seed
+from bot.service import GameService
 
 log = logging.getLogger(__name__)
 

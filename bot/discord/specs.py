@@ -272,6 +272,7 @@ BATTLE = _simple("battle")
 LEGAL, HELP = _simple("legal"), _simple("help")
 HISTORY = Spec("history", (Word("count"),))
 RECORD = Spec("record", (Word("game"),))
+REPLAY = Spec("replay", (Word("game"),))
 CREATURE = Spec("creature", (Word("name"),))
 LAND = Spec("land", (Word("number"),))
 

@@ -18,6 +18,7 @@ from bot.handlers.choosing import choices
 from bot.handlers.finished import finished_game, is_over, over_text, viewer
 from bot.handlers.mine import mygames
 from bot.handlers.preferences import dms, quiet, reminders
+from bot.handlers.replay import replay
 from bot.narration.battle_text import battle_picture, battle_text
 from bot.narration.describe import lands_text, legions_text, status_text
 from bot.narration.narrate import Names, narrate
@@ -298,6 +299,7 @@ INFO: dict[str, InfoHandler] = {
     "status": status,
     "mygames": mygames,
     "history": history,
+    "replay": replay,
     "legal": legal,
     "creature": creature,
     "land": land,

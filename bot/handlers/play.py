@@ -278,7 +278,10 @@ def board_picture(
     before: GameState | None = None,
 ) -> Picture:  # fmt: skip
     """The battleland during a battle (its last maneuver and strike highlighted), else the
-    masterboard showing the land acted on."""
+    masterboard showing the land acted on; once the game is over, its final card (drawn
+    from the whole log when the news is sent: :mod:`bot.records.course`)."""
+    if state.result is not None:
+        return Picture(PictureKind.FINAL, state)
     battle = battle_picture(state, events, before)
     if battle is not None:
         return battle

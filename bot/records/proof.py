@@ -171,3 +171,12 @@ def scheme_of(pledged: str | None, salt: str | None) -> str | None:
     if pledged is not None:
         return GAME_SCHEME
     return DICE_SCHEME if salt is not None else None
+
+
+SEED_BITS = 128
+"""Bits of a game's seed: too many to be found by testing guesses against public dice."""
+
+
+def random_seed() -> int:
+    """A fresh game seed of 128 bits (drawn when a game starts, then stored)."""
+    return secrets.randbits(SEED_BITS)

@@ -139,6 +139,7 @@ _INFO = (
     ("status", "status", "turn, phase, scores and who must act; once over, the result", ()),
     ("mygames", "mygames", "your open games in every channel, those waiting for you first", ()),
     ("history", "history [N]", "the last N things that happened", ("log",)),
+    ("replay", "replay [GAME]", "a finished game's replay: an animation of the board", ()),
     ("legal", "legal", "every command you may give now", ("moves",)),
     ("creature", "creature NAME", "a character's factors and where it musters", ("character",)),
     ("land", "land NUMBER", "a land: terrain, exits, recruits, legions", ()),

@@ -22,6 +22,7 @@ from bot.service import GameService
 from bot.storage import Database
 from engine.game.apply import apply
 from engine.game.legal import legal_actions, to_act
+from engine.game.state import GameState
 from tests.bot.agent import caller, pick, user_id
 from tests.bot.leakcheck import Watch, leaks, parts
 from tests.bot.test_battle_play import LIMIT
@@ -77,12 +78,14 @@ async def ask(
     lands = sorted({legion.land for legion in watch.state.legions.values()})
     questions = ["legions", "status", "board", "battle", f"land {lands[0]}", f"land {lands[-1]}"]
     questions += ["history 20"] if history else []
-    questions += ["choices", "legal"]
+    questions += ["choices", "legal", "replay"]
     found = []
     for seat in [*range(players), None]:
         who = caller(channel, SPECTATOR) if seat is None else caller(channel, seat)
         for question in questions:
             replies = await service.submit(Place(channel), who, question)
+            if question == "replay":  # nothing of the story before the end
+                assert replies.error and replies.ephemeral.picture is None, question
             if replies.error:
                 continue
             assert replies.public is None and not replies.private, question
@@ -121,6 +124,22 @@ async def private_step(service: GameService, channel: int, seat: int, watch: Wat
                 if menu.prefix is not None
             ]
     return found
+
+
+END_PICTURES = (PictureKind.FINAL, PictureKind.REPLAY)
+
+
+def ending(replies: Replies, after: GameState) -> None:
+    """The end's pictures come with the end and only then: the final card on the channel's
+    news of the action that ends the game, no end picture on anything before it (nor ever
+    in a private message or an answer to a move)."""
+    public = replies.public.picture if replies.public is not None else None
+    if after.result is not None:
+        assert public is not None and public.kind is PictureKind.FINAL and public.viewer is None
+    else:
+        assert public is None or public.kind not in END_PICTURES, public.kind
+    others = [*replies.private.values(), *([replies.ephemeral] if replies.ephemeral else [])]
+    assert all(m.picture is None or m.picture.kind not in END_PICTURES for m in others)
 
 
 async def check_game(
@@ -162,6 +181,7 @@ async def check_game(
         replies = await service.act(place, caller(channel, seat), action)
         assert not replies.error, (action, replies.ephemeral)
         watch.follow(after, events)
+        ending(replies, after)
         for recipient, text in texts(replies, channel, seat, players):
             found += watch.check(recipient, text)
         for recipient, message in sent(replies, channel, seat, players):

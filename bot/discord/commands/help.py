@@ -110,6 +110,7 @@ TOPICS: dict[str, Topic] = {
             "titan me away",
             "titan history",
             "titan info record",
+            "titan info replay",
             "titan legal",
             "titan creature",
             "titan land",

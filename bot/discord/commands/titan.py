@@ -288,6 +288,17 @@ class TitanCommands(
     ) -> None:
         await run_command(interaction, s.RECORD, game=game)
 
+    @info.command(
+        name="replay",
+        description="A finished game's replay: the board, turn by turn",
+        extras={"verb": "replay"},
+    )
+    @app_commands.describe(game="the game's number (default: this channel's latest game)")
+    async def info_replay(
+        self, interaction: TitanInteraction, game: app_commands.Range[int, 1] | None = None
+    ) -> None:
+        await run_command(interaction, s.REPLAY, game=game)
+
     @command("legal", "Every command you may give now")
     async def legal(self, interaction: TitanInteraction) -> None:
         await run_command(interaction, s.LEGAL)

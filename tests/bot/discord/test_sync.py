@@ -47,7 +47,8 @@ async def test_the_registered_command_tree(fake, titan):
     assert list(me) == ["reminders", "rating", "quiet", "away"]
     assert all(o["type"] == 1 for o in me.values())
     info = _options(_options(commands["titan"])["info"])
-    assert list(info) == ["record"] and list(_options(info["record"])) == ["game"]
+    assert list(info) == ["record", "replay"]
+    assert list(_options(info["record"])) == list(_options(info["replay"])) == ["game"]
     players = [c for name, c in commands.items() if name not in ("titan-admin", "tournament")]
     assert all(c.get("default_member_permissions") is None for c in players)
     done = commands["done"]
