@@ -8,11 +8,12 @@ functions of a position.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from enum import Enum
 
-from engine.battleland import Battleland, battleland, hexside_toward
+from engine.battleland import Battleland, battleland, check_label
 from engine.characters import Character, character
+from engine.frozen import evolve
 
 
 class Side(Enum):
@@ -65,7 +66,7 @@ class Fighter:
     def damaged(self, hits: int) -> Fighter:
         """This character after taking ``hits`` more hits."""
         total = self.hits + hits
-        return replace(self, hits=total, slain=self.slain or total >= self.power)
+        return evolve(self, hits=total, slain=self.slain or total >= self.power)
 
 
 def fighter(name: str, side: Side, hex_label: str, *, score: int = 0, hits: int = 0) -> Fighter:
@@ -86,7 +87,15 @@ class Position:
 
     def at(self, hex_label: str) -> Fighter | None:
         """The character in ``hex_label``, slain-but-not-removed ones included."""
-        return next((f for f in self.fighters if f.hex == hex_label), None)
+        for f in self.fighters:
+            if f.hex == hex_label:
+                return f
+        return None
+
+    def holds(self, who: Fighter) -> bool:
+        """Whether ``who`` is the character standing in its hex."""
+        found = self.at(who.hex)
+        return found is who or found == who
 
     def occupied(self) -> frozenset[str]:
         return frozenset(f.hex for f in self.fighters)
@@ -116,4 +125,7 @@ def across_cliff(land: Battleland, a: str, b: str) -> bool:
 
 def in_contact(land: Battleland, a: str, b: str) -> bool:
     """Adjacent and not separated by a Cliff: the two are engaged (RULES §0.2, §8.6)."""
-    return hexside_toward(a, b) is not None and not across_cliff(land, a, b)
+    near = land.contacts.get(a)
+    if near is None:
+        near = land.contacts[check_label(a)]  # an unknown hex raises
+    return b in near
