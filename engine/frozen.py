@@ -8,15 +8,16 @@ same new object by copying the field values directly.
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from dataclasses import fields
 from functools import cache
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 T = TypeVar("T")
 
 
 @cache
-def _field_names(cls: type) -> frozenset[str]:
+def _field_names(cls: Any) -> frozenset[str]:
     if hasattr(cls, "__post_init__") or hasattr(cls, "__slots__"):
         raise TypeError(f"{cls.__name__} needs dataclasses.replace")
     return frozenset(f.name for f in fields(cls))
@@ -26,10 +27,10 @@ def evolve(obj: T, **changes: Any) -> T:
     """``obj`` with ``changes``, like :func:`dataclasses.replace`, for frozen dataclasses
     whose ``__init__`` only stores its fields (no ``__post_init__``, no ``InitVar``)."""
     cls = type(obj)
-    unknown = changes.keys() - _field_names(cls)
+    unknown = changes.keys() - _field_names(cast(Hashable, cls))
     if unknown:
         raise TypeError(f"{cls.__name__} has no field {sorted(unknown)[0]!r}")
-    new = object.__new__(cls)
+    new: T = object.__new__(cls)
     state = new.__dict__
     state.update(obj.__dict__)
     state.update(changes)

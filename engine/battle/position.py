@@ -115,7 +115,10 @@ class Position:
 
     def is_engaged(self, who: Fighter) -> bool:
         """Engaged with a living enemy: it may not move and must strike (RULES §8.5, §9.1)."""
-        return bool(self.adjacent_enemies(who))
+        near = self.land.contacts.get(who.hex)
+        if near is None:  # not a hex: as adjacent_enemies (which raises for an enemy)
+            return bool(self.adjacent_enemies(who))
+        return any(f.hex in near and f.side is not who.side and f.alive for f in self.fighters)
 
 
 def across_cliff(land: Battleland, a: str, b: str) -> bool:
