@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Hashable
 from dataclasses import fields
-from functools import cache
+from functools import cache, cached_property
 from typing import Any, TypeVar, cast
 
 T = TypeVar("T")
@@ -23,15 +23,30 @@ def _field_names(cls: Any) -> frozenset[str]:
     return frozenset(f.name for f in fields(cls))
 
 
+@cache
+def _derived(cls: Any) -> tuple[str, ...]:
+    """The class's cached properties: worked out from the old values, left behind."""
+    return tuple(
+        name
+        for klass in cls.__mro__
+        for name, value in vars(klass).items()
+        if isinstance(value, cached_property)
+    )
+
+
 def evolve(obj: T, **changes: Any) -> T:
     """``obj`` with ``changes``, like :func:`dataclasses.replace`, for frozen dataclasses
-    whose ``__init__`` only stores its fields (no ``__post_init__``, no ``InitVar``)."""
+    whose ``__init__`` only stores its fields (no ``__post_init__``, no ``InitVar``); the
+    values of its cached properties are not carried over."""
     cls = type(obj)
-    unknown = changes.keys() - _field_names(cast(Hashable, cls))
+    key = cast(Hashable, cls)
+    unknown = changes.keys() - _field_names(key)
     if unknown:
         raise TypeError(f"{cls.__name__} has no field {sorted(unknown)[0]!r}")
     new: T = object.__new__(cls)
     state = new.__dict__
     state.update(obj.__dict__)
     state.update(changes)
+    for name in _derived(key):
+        state.pop(name, None)
     return new

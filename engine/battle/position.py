@@ -7,9 +7,11 @@ functions of a position.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from enum import Enum
+from functools import cached_property
+from types import MappingProxyType
 
 from engine.battleland import Battleland, battleland, check_label
 from engine.characters import Character, character
@@ -76,7 +78,12 @@ def fighter(name: str, side: Side, hex_label: str, *, score: int = 0, hits: int 
 
 @dataclass(frozen=True)
 class Position:
-    """The battleland of ``terrain`` with ``fighters`` on it (at most one per hex)."""
+    """The battleland of ``terrain`` with ``fighters`` on it (at most one per hex).
+
+    Its lookups by hex are worked out once per position, when first asked for
+    (``_by_hex``, ``_hexes``: derived from the fields, never changed, not fields
+    themselves; :func:`engine.frozen.evolve` leaves them behind).
+    """
 
     terrain: str
     fighters: tuple[Fighter, ...]
@@ -85,20 +92,28 @@ class Position:
     def land(self) -> Battleland:
         return battleland(self.terrain)
 
+    @cached_property
+    def _by_hex(self) -> Mapping[str, Fighter]:
+        index: dict[str, Fighter] = {}
+        for f in self.fighters:
+            index.setdefault(f.hex, f)
+        return MappingProxyType(index)
+
+    @cached_property
+    def _hexes(self) -> frozenset[str]:
+        return frozenset([f.hex for f in self.fighters])
+
     def at(self, hex_label: str) -> Fighter | None:
         """The character in ``hex_label``, slain-but-not-removed ones included."""
-        for f in self.fighters:
-            if f.hex == hex_label:
-                return f
-        return None
+        return self._by_hex.get(hex_label)
 
     def holds(self, who: Fighter) -> bool:
         """Whether ``who`` is the character standing in its hex."""
-        found = self.at(who.hex)
+        found = self._by_hex.get(who.hex)
         return found is who or found == who
 
     def occupied(self) -> frozenset[str]:
-        return frozenset(f.hex for f in self.fighters)
+        return self._hexes
 
     def of_side(self, side: Side) -> Iterator[Fighter]:
         return (f for f in self.fighters if f.side is side)

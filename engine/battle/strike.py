@@ -154,12 +154,8 @@ def strike_values(position: Position, striker: Fighter, target: Fighter) -> Stri
     problem = strike_problem(position, striker, target)
     if problem is not None:
         raise IllegalStrike(problem)
-    return _values(position.land, striker, target)
-
-
-def _values(land: Battleland, striker: Fighter, target: Fighter) -> StrikeValues:
     return natural_values(
-        land.terrain, striker.name, striker.power, striker.hex, target.name, target.hex
+        position.terrain, striker.name, striker.power, striker.hex, target.name, target.hex
     )
 
 
