@@ -14,12 +14,13 @@ Characters on the board are named by the hex they stand in (one per hex).
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from functools import cache
 from types import MappingProxyType
 
+from engine.battle.position import BIT as _BIT
 from engine.battle.position import Fighter, Position, Side
-from engine.battleland import LABELS, Battleland, Edge, battleland, neighbours
+from engine.battleland import LABELS, Battleland, Edge, battleland, check_label, neighbours
 from engine.characters import Character, character
 from engine.errors import IllegalManeuver, InvalidNotation
 
@@ -80,17 +81,6 @@ def step_cost(who: Character, land: Battleland, start: str, end: str) -> int | N
     if entry is None or side is None:
         return None
     return entry + side
-
-
-#: Each hex as one bit of an int, so that sets of hexes are ints (LABELS order).
-_BIT: Mapping[str, int] = MappingProxyType({label: 1 << i for i, label in enumerate(LABELS)})
-
-
-def _mask(labels: Iterable[str]) -> int:
-    mask = 0
-    for label in labels:
-        mask |= _BIT[label]
-    return mask
 
 
 @cache
@@ -191,18 +181,28 @@ def move_costs(position: Position, who: Fighter) -> Mapping[str, int]:
     """
     if not position.holds(who):
         raise InvalidNotation(f"no {who.name} of the {who.side.value} in {who.hex}")
-    if position.is_engaged(who):
-        return MappingProxyType({})
-    blocked = _mask(f.hex for f in position.fighters if f.hex != who.hex)
-    move = _fly if who.character.flies else _walk
-    costs = move(who.character, position.land, blocked, {who.hex: 0})
-    costs.pop(who.hex, None)
-    return MappingProxyType(costs)
+    return MappingProxyType(_move_costs(position, who))
 
 
 def reachable(position: Position, who: Fighter) -> frozenset[str]:
     """The hexes ``who`` may maneuver to (RULES §8.5); empty when engaged."""
-    return frozenset(move_costs(position, who))
+    if not position.holds(who):
+        raise InvalidNotation(f"no {who.name} of the {who.side.value} in {who.hex}")
+    return frozenset(_move_costs(position, who))
+
+
+def _move_costs(position: Position, who: Fighter) -> dict[str, int]:
+    """:func:`move_costs` of a character on the board, as a new dict."""
+    if position.is_engaged(who):
+        return {}  # it may not move (§8.5.2)
+    kind = who.character
+    bit = _BIT.get(who.hex)
+    if bit is None:
+        check_label(who.hex)  # not a hex: raises
+    blocked = position.occupied_mask & ~(bit or 0)
+    costs = (_fly if kind.flies else _walk)(kind, position.land, blocked, {who.hex: 0})
+    costs.pop(who.hex, None)
+    return costs
 
 
 def entry_costs(position: Position, name: str, edge: Edge) -> Mapping[str, int]:
@@ -217,7 +217,7 @@ def entry_costs(position: Position, name: str, edge: Edge) -> Mapping[str, int]:
     """
     who = character(name)
     land = position.land
-    blocked = _mask(f.hex for f in position.fighters)
+    blocked = position.occupied_mask
     if who.flies:
         sources = {h: 1 for h in edge.hexes if may_pass_over(who, land.hexes[h].hazard)}
         return MappingProxyType(_fly(who, land, blocked, sources))

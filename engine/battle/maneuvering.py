@@ -28,6 +28,8 @@ from engine.errors import IllegalManeuver, WrongPhase
 from engine.events import Event
 from engine.frozen import evolve
 
+_HEXES = frozenset(LABELS)
+
 
 def require_maneuver(battle: Battle, doing: str) -> None:
     """Raise :class:`WrongPhase` unless the phasing side may maneuver now."""
@@ -92,7 +94,7 @@ def maneuver(battle: Battle, who: str, to: str) -> Change:
     """
     require_maneuver(battle, "move characters")
     side = battle.phasing
-    if who in LABELS:
+    if who in _HEXES:
         mover = battle.position.at(who)
         if mover is None or mover.side is not side:
             raise IllegalManeuver(f"you have no character in {who} (RULES §8.5)")
@@ -123,18 +125,21 @@ def maneuver(battle: Battle, who: str, to: str) -> Change:
 
 def _place(battle: Battle, side: Side, name: str, start: str | None, end: str) -> Change:
     position = battle.position
+    record = ManeuverRecord(side, name, start, end)
+    moves = (*battle.moves, record)
     if start is None:
         waiting = list(battle.waiting(side))
         waiting.remove(name)
         arrival = Fighter(name, side, end, battle.power_of(side, name))
-        fighters = (*position.fighters, arrival)
-        battle = evolve(battle, off_board=_with_waiting(battle, side, waiting))
+        battle = evolve(
+            battle,
+            position=evolve(position, fighters=(*position.fighters, arrival)),
+            off_board=_with_waiting(battle, side, waiting),
+            moves=moves,
+        )
     else:
-        fighters = tuple(evolve(f, hex=end) if f.hex == start else f for f in position.fighters)
-    record = ManeuverRecord(side, name, start, end)
-    battle = evolve(
-        battle, position=evolve(position, fighters=fighters), moves=(*battle.moves, record)
-    )
+        fighters = tuple([evolve(f, hex=end) if f.hex == start else f for f in position.fighters])
+        battle = evolve(battle, position=evolve(position, fighters=fighters), moves=moves)
     return battle, [CharacterMoved(side, name, start, end)]
 
 

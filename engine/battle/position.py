@@ -13,9 +13,12 @@ from enum import Enum
 from functools import cached_property
 from types import MappingProxyType
 
-from engine.battleland import Battleland, battleland, check_label
+from engine.battleland import LABELS, Battleland, battleland, check_label
 from engine.characters import Character, character
 from engine.frozen import evolve
+
+#: Each battle hex as one bit of an int, so that a set of hexes is an int (LABELS order).
+BIT: Mapping[str, int] = MappingProxyType({label: 1 << i for i, label in enumerate(LABELS)})
 
 
 class Side(Enum):
@@ -81,8 +84,8 @@ class Position:
     """The battleland of ``terrain`` with ``fighters`` on it (at most one per hex).
 
     Its lookups by hex are worked out once per position, when first asked for
-    (``_by_hex``, ``_hexes``: derived from the fields, never changed, not fields
-    themselves; :func:`engine.frozen.evolve` leaves them behind).
+    (``_by_hex``, ``_hexes``, ``occupied_mask``: derived from the fields, never changed,
+    not fields themselves; :func:`engine.frozen.evolve` leaves them behind).
     """
 
     terrain: str
@@ -102,6 +105,14 @@ class Position:
     @cached_property
     def _hexes(self) -> frozenset[str]:
         return frozenset([f.hex for f in self.fighters])
+
+    @cached_property
+    def occupied_mask(self) -> int:
+        """The occupied hexes as a set of :data:`BIT`."""
+        found = 0
+        for f in self.fighters:
+            found |= BIT.get(f.hex, 0)
+        return found
 
     def at(self, hex_label: str) -> Fighter | None:
         """The character in ``hex_label``, slain-but-not-removed ones included."""
@@ -133,7 +144,12 @@ class Position:
         near = self.land.contacts.get(who.hex)
         if near is None:  # not a hex: as adjacent_enemies (which raises for an enemy)
             return bool(self.adjacent_enemies(who))
-        return any(f.hex in near and f.side is not who.side and f.alive for f in self.fighters)
+        by_hex = self._by_hex
+        for label in near:
+            f = by_hex.get(label)
+            if f is not None and f.side is not who.side and f.alive:
+                return True
+        return False
 
 
 def across_cliff(land: Battleland, a: str, b: str) -> bool:
