@@ -126,6 +126,11 @@ class Position:
     def occupied(self) -> frozenset[str]:
         return self._hexes
 
+    def hit(self, hex_label: str, hits: int) -> Position:
+        """This position after the character in ``hex_label`` takes ``hits`` more hits."""
+        fighters = [f.damaged(hits) if f.hex == hex_label else f for f in self.fighters]
+        return evolve(self, fighters=tuple(fighters))
+
     def of_side(self, side: Side) -> Iterator[Fighter]:
         return (f for f in self.fighters if f.side is side)
 
@@ -141,15 +146,17 @@ class Position:
 
     def is_engaged(self, who: Fighter) -> bool:
         """Engaged with a living enemy: it may not move and must strike (RULES §8.5, §9.1)."""
+        return self.in_contact_with_enemy(who, living_only=True)
+
+    def in_contact_with_enemy(self, who: Fighter, *, living_only: bool = False) -> bool:
+        """Whether :meth:`adjacent_enemies` finds any, through the contact table."""
         near = self.land.contacts.get(who.hex)
         if near is None:  # not a hex: as adjacent_enemies (which raises for an enemy)
-            return bool(self.adjacent_enemies(who))
-        by_hex = self._by_hex
-        for label in near:
-            f = by_hex.get(label)
-            if f is not None and f.side is not who.side and f.alive:
-                return True
-        return False
+            return bool(self.adjacent_enemies(who, living_only=living_only))
+        return any(
+            f.hex in near and f.side is not who.side and (f.alive or not living_only)
+            for f in self.fighters
+        )
 
 
 def across_cliff(land: Battleland, a: str, b: str) -> bool:

@@ -77,21 +77,18 @@ def rangestriker_problem(position: Position, striker: Fighter) -> str | None:
             f"{_label(striker)} cannot rangestrike: only Dragons, Giants, Gorgons, Hydras,"
             " Minotaurs, Rangers and Warlocks can (RULES §10.1)"
         )
+    if not position.in_contact_with_enemy(striker):
+        return None
     land = position.land
-    contact = next(
-        (
-            f
-            for f in position.fighters
-            if f.side is not striker.side and in_contact(land, striker.hex, f.hex)
-        ),
-        None,
+    contact = next(  # the first in board order, to name it
+        f
+        for f in position.fighters
+        if f.side is not striker.side and in_contact(land, striker.hex, f.hex)
     )
-    if contact is not None:
-        return (
-            f"{_label(striker)} cannot rangestrike: it is in contact with"
-            f" {_label(contact)} (RULES §10.1)"
-        )
-    return None
+    return (
+        f"{_label(striker)} cannot rangestrike: it is in contact with"
+        f" {_label(contact)} (RULES §10.1)"
+    )
 
 
 def _range_problem(striker: Fighter, target: Fighter, reach: int) -> str | None:

@@ -141,10 +141,9 @@ def strike(
         battle.position, striker, target, None if used == natural else used, rolls
     )
     hit = min(result.hits, target.hits_to_slay)
-    fighters = tuple(f.damaged(hit) if f.hex == target_hex else f for f in battle.position.fighters)
     battle = evolve(
         battle,
-        position=evolve(battle.position, fighters=fighters),
+        position=battle.position.hit(target_hex, hit),
         struck=battle.struck | {striker_hex},
     )
     event = Struck(
@@ -172,8 +171,7 @@ def strike(
 
 def _hit(battle: Battle, hex_label: str, hits: int) -> tuple[Battle, Event]:
     target = _character(battle.position, hex_label)
-    fighters = tuple(f.damaged(hits) if f.hex == hex_label else f for f in battle.position.fighters)
-    battle = evolve(battle, position=evolve(battle.position, fighters=fighters))
+    battle = evolve(battle, position=battle.position.hit(hex_label, hits))
     return battle, CarriedOver(hex_label, target.name, hits, hits >= target.hits_to_slay)
 
 
@@ -254,12 +252,9 @@ def rangestrike(
         )
     hits = sum(1 for r in rolls if r >= chosen)
     damage = min(hits, target.hits_to_slay)
-    fighters = tuple(
-        f.damaged(damage) if f.hex == target_hex else f for f in battle.position.fighters
-    )
     battle = evolve(
         battle,
-        position=evolve(battle.position, fighters=fighters),
+        position=battle.position.hit(target_hex, damage),
         struck=battle.struck | {striker_hex},
     )
     event = Rangestruck(

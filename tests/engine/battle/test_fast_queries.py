@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 
 import pytest
 from hypothesis import given, settings
@@ -253,6 +253,53 @@ def test_fast_queries_on_random_positions(position):
         for name in ("Ogre", "Dragon", "Unicorn", "Lion", "Serpent"):
             fast = maneuver.entry_costs(position, name, edge)
             assert dict(fast) == ref.entry_costs(position, name, edge)
+
+
+@st.composite
+def crowded_positions(draw: st.DrawFn) -> Position:
+    """Positions where two characters may share a hex (conformance cases write such)."""
+    terrain = draw(st.sampled_from(TERRAINS))
+    hexes = draw(st.lists(st.sampled_from(LABELS), min_size=2, max_size=5, unique=True))
+    where = draw(st.lists(st.sampled_from(hexes), min_size=2, max_size=8))
+    names = st.sampled_from(("Ogre", "Ranger", "Warlock", "Gorgon", "Troll", "Lion"))
+    fighters = []
+    for label in where:
+        name = draw(names)
+        hits = draw(st.integers(0, 7))
+        side = draw(st.sampled_from(list(Side)))
+        power = CHARACTERS[name].power
+        fighters.append(Fighter(name, side, label, power, hits, slain=hits >= power))
+    return Position(terrain, tuple(fighters))
+
+
+def outcome(query, *args):
+    """What a query answers, or the error it raises."""
+    try:
+        answer = query(*args)
+    except (TitanError, AssertionError) as error:
+        return type(error).__name__, str(error)
+    return dict(answer) if isinstance(answer, Mapping) else answer
+
+
+@settings(max_examples=150, deadline=None)
+@given(crowded_positions())
+def test_shared_hexes_answer_as_the_straightforward_versions(position):
+    for f in position.fighters:
+        assert position.is_engaged(f) == bool(ref.enemies_in_contact(position, f, True))
+        fast = outcome(maneuver.move_costs, position, f)
+        if ref.at(position, f.hex) == f:
+            assert fast == outcome(ref.move_costs, position, f)
+        assert outcome(strike.strike_targets, position, f) == ref.strike_targets(position, f)
+        for t in position.fighters:
+            assert outcome(rangestrike.rangestrike_problem, position, f, t) == (
+                ref.rangestrike_problem(position, f, t)
+            )
+            assert outcome(strike.strike_problem, position, f, t) == (
+                ref.strike_problem(position, f, t)
+            )
+        assert outcome(rangestrike.rangestrike_targets, position, f) == (
+            ref.rangestrike_targets(position, f)
+        )
 
 
 # --- cheap state updates -----------------------------------------------------------------
