@@ -47,6 +47,8 @@ def check_label(label: str) -> str:
 
 
 _LABEL_SET = frozenset(LABELS)
+#: Each battle hex as one bit of an int, so that a set of hexes is an int (LABELS order).
+BIT: Mapping[str, int] = MappingProxyType({label: 1 << i for i, label in enumerate(LABELS)})
 
 
 def column_row(label: str) -> tuple[int, int]:
@@ -146,6 +148,8 @@ class Battleland:
     """(a, b) → (hazard on a's side, hazard on b's side) for adjacent a and b."""
     contacts: Mapping[str, frozenset[str]] = field(repr=False, compare=False)
     """Each hex's neighbours in contact with it: not across a Cliff (RULES §8.6)."""
+    contact_bits: Mapping[str, int] = field(repr=False, compare=False)
+    """The same as sets of :data:`BIT`."""
 
     @property
     def is_tower(self) -> bool:
@@ -238,9 +242,10 @@ def _build(terrain: str, raw: dict[str, object]) -> Battleland:
         a: frozenset(b for b in neighbours(a) if b is not None and "Cliff" not in borders[a, b])
         for a in LABELS
     }
+    bits = {a: sum(BIT[b] for b in near) for a, near in contacts.items()}
     return Battleland(
         terrain, MappingProxyType(hexes), interior, MappingProxyType(borders),
-        MappingProxyType(contacts),
+        MappingProxyType(contacts), MappingProxyType(bits),
     )  # fmt: skip
 
 

@@ -18,8 +18,8 @@ from collections.abc import Mapping
 from functools import cache
 from types import MappingProxyType
 
-from engine.battle.position import BIT as _BIT
 from engine.battle.position import Fighter, Position, Side
+from engine.battleland import BIT as _BIT
 from engine.battleland import LABELS, Battleland, Edge, battleland, check_label, neighbours
 from engine.characters import Character, character
 from engine.errors import IllegalManeuver, InvalidNotation

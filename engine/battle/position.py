@@ -13,12 +13,9 @@ from enum import Enum
 from functools import cached_property
 from types import MappingProxyType
 
-from engine.battleland import LABELS, Battleland, battleland, check_label
+from engine.battleland import BIT, Battleland, battleland, check_label
 from engine.characters import Character, character
 from engine.frozen import evolve
-
-#: Each battle hex as one bit of an int, so that a set of hexes is an int (LABELS order).
-BIT: Mapping[str, int] = MappingProxyType({label: 1 << i for i, label in enumerate(LABELS)})
 
 
 class Side(Enum):
@@ -150,9 +147,12 @@ class Position:
 
     def in_contact_with_enemy(self, who: Fighter, *, living_only: bool = False) -> bool:
         """Whether :meth:`adjacent_enemies` finds any, through the contact table."""
-        near = self.land.contacts.get(who.hex)
+        land = self.land
+        near = land.contacts.get(who.hex)
         if near is None:  # not a hex: as adjacent_enemies (which raises for an enemy)
             return bool(self.adjacent_enemies(who, living_only=living_only))
+        if not land.contact_bits[who.hex] & self.occupied_mask:
+            return False  # nobody at all in contact
         return any(
             f.hex in near and f.side is not who.side and (f.alive or not living_only)
             for f in self.fighters
