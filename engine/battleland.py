@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from types import MappingProxyType
 
@@ -47,6 +47,8 @@ def check_label(label: str) -> str:
 
 
 _LABEL_SET = frozenset(LABELS)
+#: Each battle hex as one bit of an int, so that a set of hexes is an int (LABELS order).
+BIT: Mapping[str, int] = MappingProxyType({label: 1 << i for i, label in enumerate(LABELS)})
 
 
 def column_row(label: str) -> tuple[int, int]:
@@ -61,12 +63,20 @@ def axial(label: str) -> tuple[int, int]:
     return q, row - _AXIAL_B[q]
 
 
-def distance(a: str, b: str) -> int:
-    """Hex distance; range for rangestrikes is this + 1 (RULES §10.2)."""
+def _distance(a: str, b: str) -> int:
     qa, ra = axial(a)
     qb, rb = axial(b)
     dq, dr = qb - qa, rb - ra
     return max(abs(dq), abs(dr), abs(dq + dr))
+
+
+_DISTANCES: dict[tuple[str, str], int] = {(a, b): _distance(a, b) for a in LABELS for b in LABELS}
+
+
+def distance(a: str, b: str) -> int:
+    """Hex distance; range for rangestrikes is this + 1 (RULES §10.2)."""
+    found = _DISTANCES.get((a, b))
+    return _distance(a, b) if found is None else found  # an unknown hex raises
 
 
 def centre(label: str) -> tuple[float, float]:
@@ -93,12 +103,17 @@ def neighbours(label: str) -> tuple[str | None, ...]:
     return tuple(result)
 
 
+_SIDES: dict[tuple[str, str], int] = {
+    (a, b): side for a in LABELS for side, b in enumerate(neighbours(a)) if b is not None
+}
+
+
 def hexside_toward(a: str, b: str) -> int | None:
     """The hexside of ``a`` facing ``b``, or None when they are not adjacent."""
-    try:
-        return neighbours(a).index(b)
-    except ValueError:
-        return None
+    side = _SIDES.get((a, b))
+    if side is None:
+        check_label(a)  # an unknown hex is an error, not a non-neighbour
+    return side
 
 
 @dataclass(frozen=True)
@@ -115,28 +130,42 @@ class BattleHex:
     neighbours: tuple[str | None, ...]
 
 
+Border = tuple[str | None, str | None]
+
+
 @dataclass(frozen=True)
 class Battleland:
-    """A terrain's battleland: 27 hexes and, for the Tower, the interior."""
+    """A terrain's battleland: 27 hexes and, for the Tower, the interior.
+
+    ``borders`` and ``contacts`` are tables derived from the hexes once, when the data is
+    loaded: the two hazards of every border, and each hex's neighbours not across a Cliff.
+    """
 
     terrain: str
     hexes: Mapping[str, BattleHex]
     tower_interior: frozenset[str]
+    borders: Mapping[tuple[str, str], Border] = field(repr=False, compare=False)
+    """(a, b) → (hazard on a's side, hazard on b's side) for adjacent a and b."""
+    contacts: Mapping[str, frozenset[str]] = field(repr=False, compare=False)
+    """Each hex's neighbours in contact with it: not across a Cliff (RULES §8.6)."""
+    contact_bits: Mapping[str, int] = field(repr=False, compare=False)
+    """The same as sets of :data:`BIT`."""
 
     @property
     def is_tower(self) -> bool:
         return bool(self.tower_interior)
 
     def hex(self, label: str) -> BattleHex:
-        return self.hexes[check_label(label)]
+        found = self.hexes.get(label)
+        return self.hexes[check_label(label)] if found is None else found
 
-    def border(self, a: str, b: str) -> tuple[str | None, str | None]:
+    def border(self, a: str, b: str) -> Border:
         """(hazard on a's side, hazard on b's side) of the border between adjacent a and b."""
-        side = hexside_toward(a, b)
-        if side is None:
+        found = self.borders.get((a, b))
+        if found is None:
+            check_label(a)
             raise InvalidNotation(f"{a} and {b} are not adjacent")
-        here = self.hexes[a]
-        return here.hexsides[side], here.opposite[side]
+        return found
 
 
 @dataclass(frozen=True)
@@ -205,7 +234,19 @@ def _build(terrain: str, raw: dict[str, object]) -> Battleland:
         for label in LABELS
     }
     interior = frozenset(raw.get("interior", ()))  # type: ignore[call-overload]
-    return Battleland(terrain, MappingProxyType(hexes), interior)
+    borders = {
+        (a, b): (hexes[a].hexsides[side], hexes[a].opposite[side])
+        for (a, b), side in _SIDES.items()
+    }
+    contacts = {
+        a: frozenset(b for b in neighbours(a) if b is not None and "Cliff" not in borders[a, b])
+        for a in LABELS
+    }
+    bits = {a: sum(BIT[b] for b in near) for a, near in contacts.items()}
+    return Battleland(
+        terrain, MappingProxyType(hexes), interior, MappingProxyType(borders),
+        MappingProxyType(contacts), MappingProxyType(bits),
+    )  # fmt: skip
 
 
 BATTLELANDS: Mapping[str, Battleland] = MappingProxyType(

@@ -10,7 +10,7 @@ enemies that were eligible under the values used; what is left over is lost (err
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from engine.battle.position import Fighter, Position
 from engine.battle.strike import (
@@ -21,6 +21,7 @@ from engine.battle.strike import (
     strike_values,
 )
 from engine.errors import IllegalStrike
+from engine.frozen import evolve
 from engine.words import plural
 
 
@@ -43,6 +44,34 @@ def other_enemies(position: Position, striker: Fighter, target: Fighter) -> list
     return [f for f in strike_targets(position, striker) if f.hex != target.hex]
 
 
+@dataclass(frozen=True)
+class _Other:
+    """Another enemy in contact with the striker and the normal strike at it (§9.4)."""
+
+    fighter: Fighter
+    normal: StrikeValues
+
+
+def _others(position: Position, striker: Fighter, target: Fighter) -> list[_Other]:
+    return [
+        _Other(o, strike_values(position, striker, o))
+        for o in other_enemies(position, striker, target)
+    ]
+
+
+def _eligible(
+    position: Position, striker: Fighter, target: Fighter, others: list[_Other], used: StrikeValues
+) -> list[Fighter]:
+    """The ``others`` that may take carry-over under ``used`` (see eligible_carry_targets)."""
+    return [
+        o.fighter
+        for o in others
+        if o.normal.dice >= used.dice
+        and o.normal.strike_number <= used.strike_number
+        and not dune_barred(position, striker, target, o.fighter)
+    ]
+
+
 def eligible_carry_targets(
     position: Position, striker: Fighter, target: Fighter, used: StrikeValues
 ) -> list[Fighter]:
@@ -52,16 +81,7 @@ def eligible_carry_targets(
     against X ≥ the dice rolled and (2) the normal strike number against X ≤ the one used,
     and no Dune bars the carry (RULES §9.4). Legality of ``used`` is not checked here.
     """
-    eligible = []
-    for other in other_enemies(position, striker, target):
-        normal = strike_values(position, striker, other)
-        if (
-            normal.dice >= used.dice
-            and normal.strike_number <= used.strike_number
-            and not dune_barred(position, striker, target, other)
-        ):
-            eligible.append(other)
-    return eligible
+    return _eligible(position, striker, target, _others(position, striker, target), used)
 
 
 def declaration_problem(
@@ -79,20 +99,31 @@ def declaration_problem(
     natural = strike_values(position, striker, target)
     if declared == natural:
         return None
+    return _problem(
+        position, striker, target, natural, _others(position, striker, target), declared
+    )
+
+
+def _problem(
+    position: Position,
+    striker: Fighter,
+    target: Fighter,
+    natural: StrikeValues,
+    others: list[_Other],
+    declared: StrikeValues,
+) -> str | None:
+    """:func:`declaration_problem` for a ``declared`` other than the ``natural`` values."""
     if declared.dice > natural.dice or declared.strike_number < natural.strike_number:
         return f"no strike may be made stronger than {natural} (RULES §9.3)"
-    others = other_enemies(position, striker, target)
-    normals = {o.hex: strike_values(position, striker, o) for o in others}
-    reachable = [o for o in others if not dune_barred(position, striker, target, o)]
     if declared.dice < natural.dice and declared.dice not in {
-        normals[o.hex].dice for o in reachable
+        o.normal.dice for o in others if not dune_barred(position, striker, target, o.fighter)
     }:
         return (
             f"{declared.dice} dice are not the normal dice against another engaged enemy "
             "that may take carry-over (RULES §9.5 a, d)"
         )
     if declared.strike_number > natural.strike_number and declared.strike_number not in {
-        v.strike_number for v in normals.values()
+        o.normal.strike_number for o in others
     }:
         return (
             f"strike number {declared.strike_number} is not the normal one against another "
@@ -104,8 +135,8 @@ def declaration_problem(
             f"({plural(target.hits_to_slay, 'hit')} needed) with hits to spare "
             "(RULES §9.5 c, errata 12.0)"
         )
-    before = {f.hex for f in eligible_carry_targets(position, striker, target, natural)}
-    after = {f.hex for f in eligible_carry_targets(position, striker, target, declared)}
+    before = {f.hex for f in _eligible(position, striker, target, others, natural)}
+    after = {f.hex for f in _eligible(position, striker, target, others, declared)}
     if not after - before:
         return "the announcement makes no other enemy eligible for carry-over (RULES §9.5 b)"
     return None
@@ -160,24 +191,25 @@ def legal_declarations(
     the other engaged enemies. Raises :class:`~engine.errors.IllegalStrike` for an illegal strike.
     """
     natural = strike_values(position, striker, target)
-    normals = [
-        strike_values(position, striker, o) for o in other_enemies(position, striker, target)
-    ]
+    others = _others(position, striker, target)
+    natural_targets = _eligible(position, striker, target, others, natural)
+    options = [DeclarationOption(natural, tuple(natural_targets), True)]
+    if not others:
+        return options  # nothing to copy: no announcement but the natural one
+    normals = [o.normal for o in others]
     dice = sorted({natural.dice} | {v.dice for v in normals if v.dice < natural.dice}, reverse=True)
     numbers = sorted(
         {natural.strike_number}
         | {v.strike_number for v in normals if v.strike_number > natural.strike_number}
     )
-    options = [
-        DeclarationOption(
-            natural, tuple(eligible_carry_targets(position, striker, target, natural)), True
-        )
-    ]
     for d in dice:
         for s in numbers:
             values = StrikeValues(d, s)
-            if values != natural and is_legal_declaration(position, striker, target, values):
-                targets = eligible_carry_targets(position, striker, target, values)
+            if (
+                values != natural
+                and _problem(position, striker, target, natural, others, values) is None
+            ):
+                targets = _eligible(position, striker, target, others, values)
                 options.append(DeclarationOption(values, tuple(targets)))
     return options
 
@@ -284,4 +316,4 @@ def apply_strike(
     fighters = tuple(
         f.damaged(damage[f.hex]) if damage.get(f.hex) else f for f in position.fighters
     )
-    return replace(position, fighters=fighters), carried
+    return evolve(position, fighters=fighters), carried

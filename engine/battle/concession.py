@@ -14,7 +14,6 @@ makes a mutual elimination. Nobody concedes while carried-over hits wait to be p
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
 from enum import Enum
 
 from engine.battle.ending import concession_ending, finish
@@ -28,6 +27,7 @@ from engine.battle.events import (
 from engine.battle.position import Side
 from engine.battle.state import Battle, BattleStep, Concession, battle_waiting
 from engine.errors import IllegalEngagement, WrongPhase
+from engine.frozen import evolve
 
 
 class ConcedeMode(Enum):
@@ -99,7 +99,7 @@ def attempt(battle: Battle, side: Side) -> Change:
         )
     if mode is ConcedeMode.UNCONDITIONAL:
         return concede(battle, side)
-    return replace(battle, concession=Concession(side)), [ConcessionAttempted(side)]
+    return evolve(battle, concession=Concession(side)), [ConcessionAttempted(side)]
 
 
 def _responding(battle: Battle, side: Side) -> Concession:
@@ -128,7 +128,7 @@ def instead(battle: Battle, side: Side) -> Change:
         raise IllegalEngagement(
             "you may not concede a battle you have already won (RULES §5.8, errata 9.4)"
         )
-    battle = replace(battle, concession=replace(concession, countered=True))
+    battle = evolve(battle, concession=evolve(concession, countered=True))
     return battle, [ConcededInstead(side)]
 
 

@@ -8,12 +8,13 @@ points and the winner's remaining rights (§11.4, §6.6, §7.2).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from engine.battle.events import BattleEnded, Change, SlainRemoved
 from engine.battle.maneuvering import settle_entrant
 from engine.battle.position import Side
 from engine.battle.state import LAST_TURN, Battle, BattleStep, Casualty, Ending, EndKind
+from engine.frozen import evolve
 
 
 def remove_slain(battle: Battle) -> Change:
@@ -28,9 +29,9 @@ def remove_slain(battle: Battle) -> Change:
     living = tuple(f for f in battle.position.fighters if f.alive)
     casualties = tuple(Casualty(f.name, f.side, f.power) for f in dead)
     due = battle.summon_due or any(f.side is Side.DEFENDER for f in dead)
-    battle = replace(
+    battle = evolve(
         battle,
-        position=replace(battle.position, fighters=living),
+        position=evolve(battle.position, fighters=living),
         casualties=battle.casualties + casualties,
         summon_due=due,
     )
@@ -59,7 +60,7 @@ def end_check(battle: Battle) -> Ending | None:
 def finish(battle: Battle, ending: Ending) -> Change:
     """Close the battle with ``ending``; a summon or reinforcement on the board counts."""
     battle, events = settle_entrant(battle)
-    battle = replace(
+    battle = evolve(
         battle, ending=ending, step=BattleStep.OVER, concession=None, carry=None, moves=()
     )
     return battle, [*events, BattleEnded(ending.kind, ending.winner, battle.turn)]

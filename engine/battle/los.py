@@ -21,7 +21,7 @@ from fractions import Fraction
 from functools import cache
 from itertools import pairwise
 
-from engine.battleland import LABELS, Battleland, axial, hexside_toward
+from engine.battleland import LABELS, Battleland, axial, battleland, hexside_toward
 
 TREE = "Tree"
 BRAMBLE = "Bramble"
@@ -210,6 +210,10 @@ def _screening(
         yield label
 
 
+def _screened(label: str) -> str:
+    return f"the character in {label} is in the way (RULES §10.5 L6)"
+
+
 def sight_line(
     land: Battleland, a: str, b: str, hexes: tuple[str, ...], occupied: Collection[str]
 ) -> SightLine:
@@ -223,8 +227,50 @@ def sight_line(
     if reason is None:
         screen = next(_screening(land, chain, crossed, occupied), None)
         if screen is not None:
-            reason = f"the character in {screen} is in the way (RULES §10.5 L6)"
+            reason = _screened(screen)
     return SightLine(hexes, reason, brambles)
+
+
+@dataclass(frozen=True)
+class _Path:
+    """A candidate path judged on the terrain alone (L1–L5), and what characters on it
+    would change (L6): ``screens`` are the hexes, in order, whose occupant would block it,
+    each with the line then; ``line`` is the line when none of them is occupied."""
+
+    line: SightLine
+    screens: tuple[tuple[str, SightLine], ...]
+
+
+@cache
+def _paths(terrain: str, a: str, b: str) -> tuple[LineOfSight | None, tuple[_Path, ...]]:
+    """The candidate paths from ``a`` to ``b`` on ``terrain``, judged once (§10.5), and
+    the line of sight itself when no character could change it."""
+    paths = _judged(terrain, a, b)
+    fixed = LineOfSight(a, b, tuple(p.line for p in paths))
+    return (None if any(p.screens for p in paths) else fixed), paths
+
+
+def _judged(terrain: str, a: str, b: str) -> tuple[_Path, ...]:
+    land = battleland(terrain)
+    judged = []
+    for hexes in intervening_paths(a, b):
+        line = sight_line(land, a, b, hexes, ())
+        screens: tuple[tuple[str, SightLine], ...] = ()
+        if line.clear and hexes:
+            chain = (a, *hexes, b)
+            screens = tuple(
+                (h, SightLine(hexes, _screened(h), line.brambles))
+                for h in _screening(land, chain, _classify(land, chain), LABELS)
+            )
+        judged.append(_Path(line, screens))
+    return tuple(judged)
+
+
+def _sight(path: _Path, occupied: Collection[str]) -> SightLine:
+    for label, line in path.screens:
+        if label in occupied:
+            return line
+    return path.line
 
 
 def line_of_sight(
@@ -234,7 +280,11 @@ def line_of_sight(
 
     ``occupied`` holds every hex with a character in it, of either side, slain but not
     yet removed ones included; the two end hexes are ignored. Adjacent hexes always see
-    each other.
+    each other. The terrain's part is judged once per battleland and pair of hexes
+    (:func:`sight_line` on an empty battleland); only the characters in the way are
+    looked up at each call.
     """
-    lines = tuple(sight_line(land, a, b, path, occupied) for path in intervening_paths(a, b))
-    return LineOfSight(a, b, lines)
+    fixed, paths = _paths(land.terrain, a, b)
+    if fixed is not None:
+        return fixed
+    return LineOfSight(a, b, tuple([_sight(path, occupied) for path in paths]))

@@ -13,13 +13,14 @@ Characters on the board are named by the hex they stand in (one per hex).
 
 from __future__ import annotations
 
-import heapq
 from collections import deque
 from collections.abc import Mapping
+from functools import cache
 from types import MappingProxyType
 
 from engine.battle.position import Fighter, Position, Side
-from engine.battleland import Battleland, Edge, neighbours
+from engine.battleland import BIT as _BIT
+from engine.battleland import LABELS, Battleland, Edge, battleland, check_label, neighbours
 from engine.characters import Character, character
 from engine.errors import IllegalManeuver, InvalidNotation
 
@@ -82,27 +83,51 @@ def step_cost(who: Character, land: Battleland, start: str, end: str) -> int | N
     return entry + side
 
 
+@cache
+def _walk_steps(terrain: str, name: str) -> tuple[tuple[tuple[int, int], ...], ...]:
+    """For each hex (by index in LABELS), the steps character ``name`` may walk out of it
+    on ``terrain`` as (points, the neighbours a step of that many points reaches), by the
+    step costs of :func:`step_cost`."""
+    who, land = character(name), battleland(terrain)
+    table = []
+    for here in LABELS:
+        by_cost: dict[int, int] = {}
+        for there in neighbours(here):
+            cost = None if there is None else step_cost(who, land, here, there)
+            if there is not None and cost is not None:
+                by_cost[cost] = by_cost.get(cost, 0) | _BIT[there]
+        table.append(tuple(sorted(by_cost.items())))
+    return tuple(table)
+
+
 def _walk(
-    who: Character, land: Battleland, blocked: frozenset[str], sources: Mapping[str, int]
+    who: Character, land: Battleland, blocked: int, sources: Mapping[str, int]
 ) -> dict[str, int]:
     """Cheapest walking cost, within Skill, of every hex reachable from ``sources``
-    (hex → points already spent), stepping only into unblocked hexes (§8.5.4)."""
-    best = {label: cost for label, cost in sources.items() if cost <= who.skill}
-    queue = [(cost, label) for label, cost in best.items()]
-    heapq.heapify(queue)
-    while queue:
-        spent, here = heapq.heappop(queue)
-        if spent > best[here]:
-            continue
-        for there in neighbours(here):
-            if there is None or there in blocked:
-                continue
-            step = step_cost(who, land, here, there)
-            if step is None or spent + step > who.skill:
-                continue
-            if spent + step < best.get(there, who.skill + 1):
-                best[there] = spent + step
-                heapq.heappush(queue, (spent + step, there))
+    (hex → points already spent), stepping only into hexes not in ``blocked`` (§8.5.4).
+
+    Costs are whole points up to Skill and every step costs at least one point, so the
+    hexes are settled cost by cost: those first reached at the lowest cost of a round."""
+    steps = _walk_steps(land.terrain, who.name)
+    skill = who.skill
+    free = ~blocked
+    due = [0] * (skill + 1)
+    for label, cost in sources.items():
+        if cost <= skill:
+            due[cost] |= _BIT[label]
+    settled = 0
+    best = {}
+    for spent in range(skill + 1):
+        layer = due[spent] & ~settled
+        settled |= layer
+        while layer:
+            low = layer & -layer
+            layer ^= low
+            index = low.bit_length() - 1
+            best[LABELS[index]] = spent
+            for cost, ends in steps[index]:
+                if spent + cost <= skill:
+                    due[spent + cost] |= ends & free
     return best
 
 
@@ -122,19 +147,30 @@ def _crossings(who: Character, land: Battleland, sources: Mapping[str, int]) -> 
     return crossed
 
 
-def _fly(
-    who: Character, land: Battleland, blocked: frozenset[str], sources: Mapping[str, int]
-) -> dict[str, int]:
-    """Cost, within Skill, of every empty hex a flyer can land in: crossing n hexes costs
-    (n − 1) plus the landing cost (§8.5.5)."""
-    costs = {}
-    for label, crossed in _crossings(who, land, sources).items():
+@cache
+def _flights(
+    terrain: str, name: str, sources: tuple[tuple[str, int], ...]
+) -> tuple[tuple[str, int], ...]:
+    """Every hex flyer ``name`` could land in from ``sources`` were none of them occupied,
+    with its cost: crossing n hexes costs (n − 1) plus the landing cost (§8.5.5). Flights
+    pass over occupied hexes, so only the landing hex's occupant matters."""
+    who, land = character(name), battleland(terrain)
+    found = []
+    for label, crossed in _crossings(who, land, dict(sources)).items():
         landing = landing_cost(who, land.hexes[label].hazard)
-        if crossed == 0 or label in blocked or landing is None:
+        if crossed == 0 or landing is None:
             continue
         if crossed - 1 + landing <= who.skill:
-            costs[label] = crossed - 1 + landing
-    return costs
+            found.append((label, crossed - 1 + landing))
+    return tuple(found)
+
+
+def _fly(
+    who: Character, land: Battleland, blocked: int, sources: Mapping[str, int]
+) -> dict[str, int]:
+    """Cost, within Skill, of every hex not in ``blocked`` a flyer can land in (§8.5.5)."""
+    flights = _flights(land.terrain, who.name, tuple(sources.items()))
+    return {label: cost for label, cost in flights if not _BIT[label] & blocked}
 
 
 def move_costs(position: Position, who: Fighter) -> Mapping[str, int]:
@@ -143,20 +179,30 @@ def move_costs(position: Position, who: Fighter) -> Mapping[str, int]:
     Empty when ``who`` is engaged (§8.5.2). The starting hex is not included. Raises
     :class:`InvalidNotation` when ``who`` is not on the board of ``position``.
     """
-    if position.at(who.hex) != who:
+    if not position.holds(who):
         raise InvalidNotation(f"no {who.name} of the {who.side.value} in {who.hex}")
-    if position.is_engaged(who):
-        return MappingProxyType({})
-    blocked = position.occupied() - {who.hex}
-    move = _fly if who.character.flies else _walk
-    costs = move(who.character, position.land, blocked, {who.hex: 0})
-    costs.pop(who.hex, None)
-    return MappingProxyType(costs)
+    return MappingProxyType(_move_costs(position, who))
 
 
 def reachable(position: Position, who: Fighter) -> frozenset[str]:
     """The hexes ``who`` may maneuver to (RULES §8.5); empty when engaged."""
-    return frozenset(move_costs(position, who))
+    if not position.holds(who):
+        raise InvalidNotation(f"no {who.name} of the {who.side.value} in {who.hex}")
+    return frozenset(_move_costs(position, who))
+
+
+def _move_costs(position: Position, who: Fighter) -> dict[str, int]:
+    """:func:`move_costs` of a character on the board, as a new dict."""
+    if position.is_engaged(who):
+        return {}  # it may not move (§8.5.2)
+    kind = who.character
+    bit = _BIT.get(who.hex)
+    if bit is None:
+        check_label(who.hex)  # not a hex: raises
+    blocked = position.occupied_mask & ~(bit or 0)
+    costs = (_fly if kind.flies else _walk)(kind, position.land, blocked, {who.hex: 0})
+    costs.pop(who.hex, None)
+    return costs
 
 
 def entry_costs(position: Position, name: str, edge: Edge) -> Mapping[str, int]:
@@ -171,14 +217,14 @@ def entry_costs(position: Position, name: str, edge: Edge) -> Mapping[str, int]:
     """
     who = character(name)
     land = position.land
-    blocked = position.occupied()
+    blocked = position.occupied_mask
     if who.flies:
         sources = {h: 1 for h in edge.hexes if may_pass_over(who, land.hexes[h].hazard)}
         return MappingProxyType(_fly(who, land, blocked, sources))
     sources = {}
     for label in edge.hexes:
         cost = ground_entry_cost(who, land.hexes[label].hazard)
-        if label not in blocked and cost is not None:
+        if not _BIT[label] & blocked and cost is not None:
             sources[label] = cost
     return MappingProxyType(_walk(who, land, blocked, sources))
 

@@ -10,7 +10,6 @@ their side's first maneuver phase; the Tower defender instead places his on the 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import replace
 
 from engine.battle.events import (
     Change,
@@ -27,6 +26,9 @@ from engine.battle.state import Battle, BattleStep, Casualty, ManeuverRecord, ba
 from engine.battleland import LABELS
 from engine.errors import IllegalManeuver, WrongPhase
 from engine.events import Event
+from engine.frozen import evolve
+
+_HEXES = frozenset(LABELS)
 
 
 def require_maneuver(battle: Battle, doing: str) -> None:
@@ -92,7 +94,7 @@ def maneuver(battle: Battle, who: str, to: str) -> Change:
     """
     require_maneuver(battle, "move characters")
     side = battle.phasing
-    if who in LABELS:
+    if who in _HEXES:
         mover = battle.position.at(who)
         if mover is None or mover.side is not side:
             raise IllegalManeuver(f"you have no character in {who} (RULES §8.5)")
@@ -123,18 +125,21 @@ def maneuver(battle: Battle, who: str, to: str) -> Change:
 
 def _place(battle: Battle, side: Side, name: str, start: str | None, end: str) -> Change:
     position = battle.position
+    record = ManeuverRecord(side, name, start, end)
+    moves = (*battle.moves, record)
     if start is None:
         waiting = list(battle.waiting(side))
         waiting.remove(name)
         arrival = Fighter(name, side, end, battle.power_of(side, name))
-        fighters = (*position.fighters, arrival)
-        battle = replace(battle, off_board=_with_waiting(battle, side, waiting))
+        battle = evolve(
+            battle,
+            position=evolve(position, fighters=(*position.fighters, arrival)),
+            off_board=_with_waiting(battle, side, waiting),
+            moves=moves,
+        )
     else:
-        fighters = tuple(replace(f, hex=end) if f.hex == start else f for f in position.fighters)
-    record = ManeuverRecord(side, name, start, end)
-    battle = replace(
-        battle, position=replace(position, fighters=fighters), moves=(*battle.moves, record)
-    )
+        fighters = tuple([evolve(f, hex=end) if f.hex == start else f for f in position.fighters])
+        battle = evolve(battle, position=evolve(position, fighters=fighters), moves=moves)
     return battle, [CharacterMoved(side, name, start, end)]
 
 
@@ -148,7 +153,7 @@ def take_back(battle: Battle, hex_label: str) -> Change:
     for record in reversed(battle.moves[index:]):
         battle = _undo(battle, record)
         events.append(ManeuverTakenBack(record.side, record.name, record.start, record.end))
-    return replace(battle, moves=battle.moves[:index], take_backs=battle.take_backs + 1), events
+    return evolve(battle, moves=battle.moves[:index], take_backs=battle.take_backs + 1), events
 
 
 def _undo(battle: Battle, record: ManeuverRecord) -> Battle:
@@ -156,12 +161,12 @@ def _undo(battle: Battle, record: ManeuverRecord) -> Battle:
     if record.start is None:
         fighters = tuple(f for f in position.fighters if f.hex != record.end)
         waiting = [*battle.waiting(record.side), record.name]
-        battle = replace(battle, off_board=_with_waiting(battle, record.side, waiting))
+        battle = evolve(battle, off_board=_with_waiting(battle, record.side, waiting))
     else:
         fighters = tuple(
-            replace(f, hex=record.start) if f.hex == record.end else f for f in position.fighters
+            evolve(f, hex=record.start) if f.hex == record.end else f for f in position.fighters
         )
-    return replace(battle, position=replace(position, fighters=fighters))
+    return evolve(battle, position=evolve(position, fighters=fighters))
 
 
 def settle_entrant(battle: Battle) -> Change:
@@ -170,16 +175,16 @@ def settle_entrant(battle: Battle) -> Change:
     entrant = battle.entrant
     if entrant is None:
         return battle, []
-    battle = replace(battle, entrant=None)
+    battle = evolve(battle, entrant=None)
     waiting = list(battle.waiting(entrant.side))
     if entrant.name in waiting:
         waiting.remove(entrant.name)
-        battle = replace(battle, off_board=_with_waiting(battle, entrant.side, waiting))
+        battle = evolve(battle, off_board=_with_waiting(battle, entrant.side, waiting))
         return battle, [EntrantReturned(entrant.side, entrant.name)]
     if entrant.donor is not None:
-        battle = replace(battle, summoned=True)
+        battle = evolve(battle, summoned=True)
     else:
-        battle = replace(battle, reinforced=True)
+        battle = evolve(battle, reinforced=True)
     arrived = EntrantArrived(entrant.side, entrant.name, entrant.donor, entrant.revealed)
     return battle, [arrived]
 
@@ -204,15 +209,15 @@ def end_maneuver(battle: Battle) -> Change:
     if side not in battle.entered:
         left = battle.waiting(side)
         if side is Side.DEFENDER:
-            battle = replace(battle, forced_loss=_forced_loss(battle))
+            battle = evolve(battle, forced_loss=_forced_loss(battle))
         if left:
             dead = tuple(Casualty(n, side, battle.power_of(side, n), on_board=False) for n in left)
-            battle = replace(
+            battle = evolve(
                 battle,
                 casualties=battle.casualties + dead,
                 off_board=_with_waiting(battle, side, []),
             )
             forced = battle.forced_loss and side is Side.DEFENDER
             events.append(LeftOff(side, tuple(left), forced=forced))
-        battle = replace(battle, entered=battle.entered | {side})
-    return replace(battle, moves=(), take_backs=0, step=BattleStep.DRIFT), events
+        battle = evolve(battle, entered=battle.entered | {side})
+    return evolve(battle, moves=(), take_backs=0, step=BattleStep.DRIFT), events

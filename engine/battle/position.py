@@ -7,12 +7,15 @@ functions of a position.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from dataclasses import dataclass, replace
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
 from enum import Enum
+from functools import cached_property
+from types import MappingProxyType
 
-from engine.battleland import Battleland, battleland, hexside_toward
+from engine.battleland import BIT, Battleland, battleland, check_label
 from engine.characters import Character, character
+from engine.frozen import evolve
 
 
 class Side(Enum):
@@ -65,7 +68,7 @@ class Fighter:
     def damaged(self, hits: int) -> Fighter:
         """This character after taking ``hits`` more hits."""
         total = self.hits + hits
-        return replace(self, hits=total, slain=self.slain or total >= self.power)
+        return evolve(self, hits=total, slain=self.slain or total >= self.power)
 
 
 def fighter(name: str, side: Side, hex_label: str, *, score: int = 0, hits: int = 0) -> Fighter:
@@ -75,7 +78,12 @@ def fighter(name: str, side: Side, hex_label: str, *, score: int = 0, hits: int 
 
 @dataclass(frozen=True)
 class Position:
-    """The battleland of ``terrain`` with ``fighters`` on it (at most one per hex)."""
+    """The battleland of ``terrain`` with ``fighters`` on it (at most one per hex).
+
+    Its lookups by hex are worked out once per position, when first asked for
+    (``_by_hex``, ``_hexes``, ``occupied_mask``: derived from the fields, never changed,
+    not fields themselves; :func:`engine.frozen.evolve` leaves them behind).
+    """
 
     terrain: str
     fighters: tuple[Fighter, ...]
@@ -84,12 +92,41 @@ class Position:
     def land(self) -> Battleland:
         return battleland(self.terrain)
 
+    @cached_property
+    def _by_hex(self) -> Mapping[str, Fighter]:
+        index: dict[str, Fighter] = {}
+        for f in self.fighters:
+            index.setdefault(f.hex, f)
+        return MappingProxyType(index)
+
+    @cached_property
+    def _hexes(self) -> frozenset[str]:
+        return frozenset([f.hex for f in self.fighters])
+
+    @cached_property
+    def occupied_mask(self) -> int:
+        """The occupied hexes as a set of :data:`BIT`."""
+        found = 0
+        for f in self.fighters:
+            found |= BIT.get(f.hex, 0)
+        return found
+
     def at(self, hex_label: str) -> Fighter | None:
         """The character in ``hex_label``, slain-but-not-removed ones included."""
-        return next((f for f in self.fighters if f.hex == hex_label), None)
+        return self._by_hex.get(hex_label)
+
+    def holds(self, who: Fighter) -> bool:
+        """Whether ``who`` is the character standing in its hex."""
+        found = self._by_hex.get(who.hex)
+        return found is who or found == who
 
     def occupied(self) -> frozenset[str]:
-        return frozenset(f.hex for f in self.fighters)
+        return self._hexes
+
+    def hit(self, hex_label: str, hits: int) -> Position:
+        """This position after the character in ``hex_label`` takes ``hits`` more hits."""
+        fighters = [f.damaged(hits) if f.hex == hex_label else f for f in self.fighters]
+        return evolve(self, fighters=tuple(fighters))
 
     def of_side(self, side: Side) -> Iterator[Fighter]:
         return (f for f in self.fighters if f.side is side)
@@ -106,7 +143,20 @@ class Position:
 
     def is_engaged(self, who: Fighter) -> bool:
         """Engaged with a living enemy: it may not move and must strike (RULES §8.5, §9.1)."""
-        return bool(self.adjacent_enemies(who))
+        return self.in_contact_with_enemy(who, living_only=True)
+
+    def in_contact_with_enemy(self, who: Fighter, *, living_only: bool = False) -> bool:
+        """Whether :meth:`adjacent_enemies` finds any, through the contact table."""
+        land = self.land
+        near = land.contacts.get(who.hex)
+        if near is None:  # not a hex: as adjacent_enemies (which raises for an enemy)
+            return bool(self.adjacent_enemies(who, living_only=living_only))
+        if not land.contact_bits[who.hex] & self.occupied_mask:
+            return False  # nobody at all in contact
+        return any(
+            f.hex in near and f.side is not who.side and (f.alive or not living_only)
+            for f in self.fighters
+        )
 
 
 def across_cliff(land: Battleland, a: str, b: str) -> bool:
@@ -116,4 +166,7 @@ def across_cliff(land: Battleland, a: str, b: str) -> bool:
 
 def in_contact(land: Battleland, a: str, b: str) -> bool:
     """Adjacent and not separated by a Cliff: the two are engaged (RULES §0.2, §8.6)."""
-    return hexside_toward(a, b) is not None and not across_cliff(land, a, b)
+    near = land.contacts.get(a)
+    if near is None:
+        near = land.contacts[check_label(a)]  # an unknown hex raises
+    return b in near

@@ -8,11 +8,13 @@ caller (RULES §10.1). Rangestriking is never forced (errata 13.4).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 from engine.battle.los import BRAMBLE, LineOfSight, line_of_sight
-from engine.battle.position import Fighter, Position
+from engine.battle.position import Fighter, Position, Side, in_contact
 from engine.battle.strike import strike_number
-from engine.battleland import Battleland, distance
+from engine.battleland import Battleland, battleland, distance
+from engine.characters import character
 from engine.errors import IllegalStrike
 
 VOLCANO = "Volcano"
@@ -75,13 +77,18 @@ def rangestriker_problem(position: Position, striker: Fighter) -> str | None:
             f"{_label(striker)} cannot rangestrike: only Dragons, Giants, Gorgons, Hydras,"
             " Minotaurs, Rangers and Warlocks can (RULES §10.1)"
         )
-    contact = position.adjacent_enemies(striker, living_only=False)
-    if contact:
-        return (
-            f"{_label(striker)} cannot rangestrike: it is in contact with"
-            f" {_label(contact[0])} (RULES §10.1)"
-        )
-    return None
+    if not position.in_contact_with_enemy(striker):
+        return None
+    land = position.land
+    contact = next(  # the first in board order, to name it
+        f
+        for f in position.fighters
+        if f.side is not striker.side and in_contact(land, striker.hex, f.hex)
+    )
+    return (
+        f"{_label(striker)} cannot rangestrike: it is in contact with"
+        f" {_label(contact)} (RULES §10.1)"
+    )
 
 
 def _range_problem(striker: Fighter, target: Fighter, reach: int) -> str | None:
@@ -101,14 +108,15 @@ def _range_problem(striker: Fighter, target: Fighter, reach: int) -> str | None:
 
 def _target_problem(striker: Fighter, target: Fighter) -> str | None:
     """Why ``target`` is no rangestrike target for ``striker``, or None (RULES §10.4)."""
-    name = f"{_label(striker)} cannot rangestrike {_label(target)}"
     if target.side is striker.side:
-        return f"{name}: it is not an enemy (RULES §10.4)"
-    if not target.alive:
-        return f"{name}: it is already slain (RULES §10.4, errata 12.0)"
-    if target.character.is_lord and not uses_magic_missile(striker):
-        return f"{name}: only a magic missile may target a lord (RULES §10.4)"
-    return None
+        why = "it is not an enemy (RULES §10.4)"
+    elif not target.alive:
+        why = "it is already slain (RULES §10.4, errata 12.0)"
+    elif target.character.is_lord and not uses_magic_missile(striker):
+        why = "only a magic missile may target a lord (RULES §10.4)"
+    else:
+        return None
+    return f"{_label(striker)} cannot rangestrike {_label(target)}: {why}"
 
 
 def rangestrike_problem(position: Position, striker: Fighter, target: Fighter) -> str | None:
@@ -116,17 +124,26 @@ def rangestrike_problem(position: Position, striker: Fighter, target: Fighter) -
 
     The message names both characters and the rule, and is safe to show a player.
     """
+    return _judge(position, striker, target)[0]
+
+
+def _judge(
+    position: Position, striker: Fighter, target: Fighter
+) -> tuple[str | None, LineOfSight | None]:
+    """:func:`rangestrike_problem` and the line of sight it looked along (None for a
+    magic missile, which needs none, or when another reason came first)."""
     reach = rangestrike_range(striker.hex, target.hex)
     reason = (
         rangestriker_problem(position, striker)
         or _target_problem(striker, target)
         or _range_problem(striker, target, reach)
     )
-    if reason is None and not uses_magic_missile(striker):
-        sight = line_of_sight(position.land, striker.hex, target.hex, _occupied(position))
-        if not sight.clear:
-            reason = f"{_label(striker)} cannot rangestrike {_label(target)}: {sight.reason}"
-    return reason
+    if reason is not None or uses_magic_missile(striker):
+        return reason, None
+    sight = line_of_sight(position.land, striker.hex, target.hex, _occupied(position))
+    if not sight.clear:
+        reason = f"{_label(striker)} cannot rangestrike {_label(target)}: {sight.reason}"
+    return reason, sight
 
 
 def can_rangestrike(position: Position, striker: Fighter, target: Fighter) -> bool:
@@ -135,10 +152,23 @@ def can_rangestrike(position: Position, striker: Fighter, target: Fighter) -> bo
 
 
 def rangestrike_targets(position: Position, striker: Fighter) -> tuple[Fighter, ...]:
-    """Every character ``striker`` may rangestrike now (RULES §10.1, §10.4)."""
-    if rangestriker_problem(position, striker) is not None:
+    """Every character ``striker`` may rangestrike now (RULES §10.1, §10.4): those
+    :func:`can_rangestrike` allows, by the same tests without a reason for each other one."""
+    if not striker.character.rangestrikes or rangestriker_problem(position, striker) is not None:
         return ()
-    return tuple(f for f in position.fighters if can_rangestrike(position, striker, f))
+    land = position.land
+    magic = uses_magic_missile(striker)
+    occupied = _occupied(position)
+    found = []
+    for f in position.fighters:
+        if f.side is striker.side or not f.alive or (f.character.is_lord and not magic):
+            continue  # §10.4
+        reach = rangestrike_range(striker.hex, f.hex)
+        if reach > striker.skill or (reach < MIN_RANGE and not magic):
+            continue  # §10.2
+        if magic or line_of_sight(land, striker.hex, f.hex, occupied).clear:
+            found.append(f)  # §10.5
+    return tuple(found)
 
 
 def rangestrike_dice(land: Battleland, striker: Fighter) -> int:
@@ -173,14 +203,12 @@ def _attacker_skill(land: Battleland, striker: Fighter, target: Fighter, bramble
 
 
 def _path_strike_numbers(
-    land: Battleland, striker: Fighter, target: Fighter, sight: LineOfSight
+    land: Battleland, striker: Fighter, target: Fighter, brambles: tuple[int, ...]
 ) -> list[int]:
-    """The strike-number along each clear path, best (lowest) first (RULES §10.6, §10.8)."""
+    """The strike-number along each clear path (with ``brambles`` intervening Brambles
+    each), best (lowest) first (RULES §10.6, §10.8)."""
     defence = _defender_skill(land, striker, target)
-    numbers = {
-        strike_number(_attacker_skill(land, striker, target, line.brambles), defence)
-        for line in sight.clear_lines
-    }
+    numbers = {strike_number(_attacker_skill(land, striker, target, n), defence) for n in brambles}
     return sorted(numbers)
 
 
@@ -191,15 +219,30 @@ def rangestrike_values(position: Position, striker: Fighter, target: Fighter) ->
     target's skill (RULES §10.7). Raises :class:`IllegalStrike` when the rangestrike is
     not allowed, with the reason.
     """
-    reason = rangestrike_problem(position, striker, target)
+    reason, sight = _judge(position, striker, target)
     if reason is not None:
         raise IllegalStrike(reason)
     land = position.land
-    reach = rangestrike_range(striker.hex, target.hex)
-    dice = rangestrike_dice(land, striker)
-    if uses_magic_missile(striker):
-        number = strike_number(striker.skill, target.skill)
+    brambles = () if sight is None else tuple(line.brambles for line in sight.clear_lines)
+    return _values(
+        land.terrain, striker.name, striker.power, striker.hex, target.name, target.hex, brambles
+    )
+
+
+@lru_cache(maxsize=1 << 15)
+def _values(
+    terrain: str, striker: str, power: int, at: str, target: str, to: str, brambles: tuple[int, ...]
+) -> RangestrikeValues:
+    """Dice and strike-numbers of character ``striker`` of ``power`` in ``at`` rangestriking
+    ``target`` in ``to`` on ``terrain``, along clear paths with ``brambles`` intervening
+    Brambles each (none for a magic missile): nothing else matters (RULES §10.3–§10.8)."""
+    land = battleland(terrain)
+    hitter = Fighter(striker, Side.ATTACKER, at, power)
+    aimed = Fighter(target, Side.DEFENDER, to, character(target).power)
+    reach = rangestrike_range(at, to)
+    dice = rangestrike_dice(land, hitter)
+    if uses_magic_missile(hitter):
+        number = strike_number(hitter.skill, aimed.skill)
         return RangestrikeValues(dice, number, reach, magic_missile=True)
-    sight = line_of_sight(land, striker.hex, target.hex, _occupied(position))
-    best, *others = _path_strike_numbers(land, striker, target, sight)
+    best, *others = _path_strike_numbers(land, hitter, aimed, brambles)
     return RangestrikeValues(dice, best, reach, magic_missile=False, alternatives=tuple(others))

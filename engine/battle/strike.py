@@ -8,9 +8,11 @@ that rangestrikes (RULES §10) can share them.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
-from engine.battle.position import Fighter, Position, in_contact
-from engine.battleland import Battleland
+from engine.battle.position import Fighter, Position, Side, in_contact
+from engine.battleland import Battleland, battleland
+from engine.characters import character
 from engine.errors import IllegalStrike
 
 #: A 6 always hits; a strike number never exceeds this (RULES §9.2).
@@ -125,7 +127,7 @@ def strike_problem(position: Position, striker: Fighter, target: Fighter) -> str
     A striker slain earlier in the phase still strikes; a slain target may not be struck
     (errata 12.0); the two must be enemies in contact (adjacent, no Cliff between, §8.6).
     """
-    if position.at(striker.hex) != striker or position.at(target.hex) != target:
+    if not (position.holds(striker) and position.holds(target)):
         return "both characters must be on the battleland"
     if striker.side is target.side:
         return f"{target.name} in {target.hex} is not an enemy of {striker.name} (RULES §9.1)"
@@ -152,15 +154,40 @@ def strike_values(position: Position, striker: Fighter, target: Fighter) -> Stri
     problem = strike_problem(position, striker, target)
     if problem is not None:
         raise IllegalStrike(problem)
-    return _values(position.land, striker, target)
+    return natural_values(
+        position.terrain, striker.name, striker.power, striker.hex, target.name, target.hex
+    )
 
 
-def _values(land: Battleland, striker: Fighter, target: Fighter) -> StrikeValues:
-    dice = striker.power + dice_modifier(land, striker, target.hex)
-    attacker, defender = skill_modifiers(land, striker, target)
-    return StrikeValues(dice, strike_number(striker.skill + attacker, target.skill + defender))
+@lru_cache(maxsize=1 << 16)
+def natural_values(
+    terrain: str, striker: str, power: int, at: str, target: str, to: str
+) -> StrikeValues:
+    """Dice and strike number of character ``striker`` of ``power`` in hex ``at`` striking
+    character ``target`` in adjacent ``to`` on ``terrain`` (RULES §9.2, §9.3).
+
+    They depend on nothing else (not the target's Power or damage, nor the sides), so they
+    are kept for each such combination: a search asks for the same ones again and again.
+    """
+    land = battleland(terrain)
+    hitter = Fighter(striker, Side.ATTACKER, at, power)
+    struck = Fighter(target, Side.DEFENDER, to, character(target).power)
+    dice = power + dice_modifier(land, hitter, to)
+    attacker, defender = skill_modifiers(land, hitter, struck)
+    return StrikeValues(dice, strike_number(hitter.skill + attacker, struck.skill + defender))
 
 
 def strike_targets(position: Position, striker: Fighter) -> list[Fighter]:
-    """The living enemies ``striker`` may strike, in board order (RULES §9.1)."""
-    return [f for f in position.fighters if can_strike(position, striker, f)]
+    """The living enemies ``striker`` may strike, in board order (RULES §9.1): those
+    :func:`can_strike` allows, found without building a reason for each other character."""
+    if not position.holds(striker):
+        return []
+    land = position.land
+    return [
+        f
+        for f in position.fighters
+        if f.side is not striker.side
+        and f.alive
+        and in_contact(land, striker.hex, f.hex)
+        and position.holds(f)
+    ]

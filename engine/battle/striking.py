@@ -10,7 +10,6 @@ Characters slain during the phase still strike; they leave the board at step 6 (
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
 
 from engine.battle.carry import DeclarationOption, legal_declarations, resolve_strike
 from engine.battle.events import (
@@ -27,6 +26,7 @@ from engine.battle.state import Battle, BattleStep, PendingCarry, battle_waiting
 from engine.battle.strike import StrikeValues, strike_targets, strike_values
 from engine.errors import IllegalStrike, WrongPhase
 from engine.events import Event
+from engine.frozen import evolve
 from engine.words import plural
 
 _STRIKE_STEPS = (BattleStep.STRIKE, BattleStep.COUNTERSTRIKE)
@@ -115,6 +115,8 @@ def strike_plan(
     target = _character(battle.position, target_hex)
     natural = strike_values(battle.position, striker, target)
     used = natural if declared is None else declared
+    if used == natural:
+        return striker, target, used  # the natural values are always allowed (§9.5)
     options = legal_declarations(battle.position, striker, target)
     if used not in {o.values for o in options}:
         allowed = "; ".join(str(o.values) for o in options)
@@ -139,10 +141,9 @@ def strike(
         battle.position, striker, target, None if used == natural else used, rolls
     )
     hit = min(result.hits, target.hits_to_slay)
-    fighters = tuple(f.damaged(hit) if f.hex == target_hex else f for f in battle.position.fighters)
-    battle = replace(
+    battle = evolve(
         battle,
-        position=replace(battle.position, fighters=fighters),
+        position=battle.position.hit(target_hex, hit),
         struck=battle.struck | {striker_hex},
     )
     event = Struck(
@@ -162,7 +163,7 @@ def strike(
     )
     if result.excess and result.carry_targets:
         targets = tuple(f.hex for f in result.carry_targets)
-        battle = replace(battle, carry=PendingCarry(striker_hex, result.excess, targets))
+        battle = evolve(battle, carry=PendingCarry(striker_hex, result.excess, targets))
         battle, events = _settle_carry(battle)
         return battle, [event, *events]
     return battle, [event]
@@ -170,8 +171,7 @@ def strike(
 
 def _hit(battle: Battle, hex_label: str, hits: int) -> tuple[Battle, Event]:
     target = _character(battle.position, hex_label)
-    fighters = tuple(f.damaged(hits) if f.hex == hex_label else f for f in battle.position.fighters)
-    battle = replace(battle, position=replace(battle.position, fighters=fighters))
+    battle = evolve(battle, position=battle.position.hit(hex_label, hits))
     return battle, CarriedOver(hex_label, target.name, hits, hits >= target.hits_to_slay)
 
 
@@ -184,9 +184,9 @@ def _settle_carry(battle: Battle) -> Change:
     targets = [h for h in carry.targets if _character(position, h).alive]
     need = {h: _character(position, h).hits_to_slay for h in targets}
     if carry.hits and len(targets) > 1 and carry.hits < sum(need.values()):
-        battle = replace(battle, carry=replace(carry, targets=tuple(targets)))
+        battle = evolve(battle, carry=evolve(carry, targets=tuple(targets)))
         return battle, [CarryToPlace(battle.striking_side, carry.hits, tuple(targets))]
-    battle = replace(battle, carry=None)
+    battle = evolve(battle, carry=None)
     events: list[Event] = []
     left = carry.hits
     for hex_label in targets:
@@ -213,7 +213,7 @@ def carry_over(battle: Battle, hex_label: str) -> Change:
     hits = min(carry.hits, target.hits_to_slay)
     battle, event = _hit(battle, hex_label, hits)
     rest = tuple(h for h in carry.targets if h != hex_label)
-    battle = replace(battle, carry=PendingCarry(carry.striker, carry.hits - hits, rest))
+    battle = evolve(battle, carry=PendingCarry(carry.striker, carry.hits - hits, rest))
     battle, events = _settle_carry(battle)
     return battle, [event, *events]
 
@@ -252,12 +252,9 @@ def rangestrike(
         )
     hits = sum(1 for r in rolls if r >= chosen)
     damage = min(hits, target.hits_to_slay)
-    fighters = tuple(
-        f.damaged(damage) if f.hex == target_hex else f for f in battle.position.fighters
-    )
-    battle = replace(
+    battle = evolve(
         battle,
-        position=replace(battle.position, fighters=fighters),
+        position=battle.position.hit(target_hex, damage),
         struck=battle.struck | {striker_hex},
     )
     event = Rangestruck(
@@ -292,7 +289,7 @@ def begin_counterstrikes(battle: Battle) -> Change:
     """The strike phase is over: the counterstrikes come, after the phasing side's chance
     to concede if it slew every enemy (errata 9.4)."""
     event = StrikesEnded(battle.phasing, counter=False)
-    battle = replace(battle, step=BattleStep.COUNTERSTRIKE, struck=frozenset())
+    battle = evolve(battle, step=BattleStep.COUNTERSTRIKE, struck=frozenset())
     if not battle.has_living(battle.phasing.other) and due_strikers(battle):
-        battle = replace(battle, step=BattleStep.SLEW_ALL)
+        battle = evolve(battle, step=BattleStep.SLEW_ALL)
     return battle, [event]

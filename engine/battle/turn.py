@@ -10,7 +10,6 @@ needs no decision and stops at the next decision (or the end).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import replace
 
 from engine.battle.concession import has_won, may_concede
 from engine.battle.ending import end_check, finish, remove_slain
@@ -35,6 +34,7 @@ from engine.battle.striking import begin_counterstrikes, due_strikers, rangestri
 from engine.characters import ANGEL, ARCHANGEL
 from engine.errors import IllegalMuster, IllegalSummon, WrongPhase
 from engine.events import Event
+from engine.frozen import evolve
 from engine.muster import FULL_HEIGHT, MusterOption, check_muster, in_reveal_order, muster_options
 
 DRIFT = "Drift"
@@ -120,15 +120,15 @@ def reinforce(
 
 def _call(battle: Battle, entrant: Entrant) -> Battle:
     waiting = tuple(sorted([*battle.waiting(entrant.side), entrant.name]))
-    battle = replace(
+    battle = evolve(
         battle,
         entrant=entrant,
         off_board={**battle.off_board, entrant.side: waiting},
         step=BattleStep.MANEUVER,
     )
     if entrant.donor is not None:
-        return replace(battle, summon_used=True)
-    return replace(battle, reinforce_used=True)
+        return evolve(battle, summon_used=True)
+    return evolve(battle, reinforce_used=True)
 
 
 def decline(battle: Battle, side: Side) -> Change:
@@ -137,22 +137,22 @@ def decline(battle: Battle, side: Side) -> Change:
         raise WrongPhase(f"there is nothing for you to decline now; {battle_waiting(battle)}")
     step = battle.step
     if step is BattleStep.OPEN_ATTACKER:
-        battle = replace(battle, step=BattleStep.OPEN_DEFENDER)
+        battle = evolve(battle, step=BattleStep.OPEN_DEFENDER)
         return battle, [ChanceDeclined(side, "concession as the battle begins")]
     if step is BattleStep.OPEN_DEFENDER:
-        battle = replace(battle, step=BattleStep.MANEUVER)
+        battle = evolve(battle, step=BattleStep.MANEUVER)
         return battle, [ChanceDeclined(side, "concession as the battle begins")]
     if step is BattleStep.SUMMON:
-        battle = replace(battle, summon_used=True, step=BattleStep.MANEUVER)
+        battle = evolve(battle, summon_used=True, step=BattleStep.MANEUVER)
         return battle, [ChanceDeclined(side, "summon")]
     if step is BattleStep.REINFORCE:
-        battle = replace(battle, reinforce_used=True, step=BattleStep.MANEUVER)
+        battle = evolve(battle, reinforce_used=True, step=BattleStep.MANEUVER)
         return battle, [ChanceDeclined(side, "reinforcement")]
     if step is BattleStep.DRIFT:
         battle, events = apply_drift(battle)
         return battle, [ChanceDeclined(side, "concession before drift damage"), *events]
     if step is BattleStep.SLEW_ALL:
-        battle = replace(battle, step=BattleStep.COUNTERSTRIKE)
+        battle = evolve(battle, step=BattleStep.COUNTERSTRIKE)
         return battle, [ChanceDeclined(side, "concession before the counterstrikes")]
     if step is BattleStep.END_CHECK and battle.ending is not None:
         battle, events = finish(battle, battle.ending)
@@ -174,11 +174,11 @@ def drift_victims(battle: Battle) -> list[Fighter]:
 def apply_drift(battle: Battle) -> Change:
     """One hit each to the drift victims; then the strike phase (RULES §8.7)."""
     victims = {f.hex for f in drift_victims(battle)}
-    battle = replace(battle, step=BattleStep.STRIKE, struck=frozenset())
+    battle = evolve(battle, step=BattleStep.STRIKE, struck=frozenset())
     if not victims:
         return battle, []
     fighters = tuple(f.damaged(1) if f.hex in victims else f for f in battle.position.fighters)
-    battle = replace(battle, position=replace(battle.position, fighters=fighters))
+    battle = evolve(battle, position=evolve(battle.position, fighters=fighters))
     slain = tuple(f.hex for f in fighters if f.hex in victims and not f.alive)
     return battle, [DriftDamage(battle.phasing, tuple(sorted(victims)), slain)]
 
@@ -203,18 +203,18 @@ def _close_half(battle: Battle) -> Change:
     battle, events = remove_slain(battle)
     ending = end_check(battle)
     if ending is not None:
-        battle = replace(battle, ending=ending, step=BattleStep.END_CHECK, struck=frozenset())
+        battle = evolve(battle, ending=ending, step=BattleStep.END_CHECK, struck=frozenset())
         if end_window(battle):
             return battle, events
         battle, more = finish(battle, ending)
         return battle, events + more
     if battle.phasing is Side.DEFENDER:
-        battle = replace(battle, phasing=Side.ATTACKER, step=BattleStep.SUMMON)
+        battle = evolve(battle, phasing=Side.ATTACKER, step=BattleStep.SUMMON)
     else:
         turn = battle.turn + 1
         step = BattleStep.REINFORCE if turn == REINFORCEMENT_TURN else BattleStep.MANEUVER
-        battle = replace(battle, turn=turn, phasing=Side.DEFENDER, step=step)
-    battle = replace(battle, struck=frozenset(), moves=())
+        battle = evolve(battle, turn=turn, phasing=Side.DEFENDER, step=step)
+    battle = evolve(battle, struck=frozenset(), moves=())
     return battle, [*events, HalfTurnBegun(battle.turn, battle.phasing)]
 
 
@@ -226,14 +226,14 @@ def _step(battle: Battle, supplies: Supplies) -> Change | None:
     if step is BattleStep.REINFORCE:
         if not battle.reinforce_used and reinforcement_options(battle, supplies):
             return None
-        return replace(battle, reinforce_used=True, step=BattleStep.MANEUVER), []
+        return evolve(battle, reinforce_used=True, step=BattleStep.MANEUVER), []
     if step is BattleStep.SUMMON:
         if not battle.summon_due or battle.summon_used:
-            return replace(battle, step=BattleStep.MANEUVER), []
+            return evolve(battle, step=BattleStep.MANEUVER), []
         # Asked even without a donor: skipping would reveal the other legions (§1.7).
         if len(_living_names(battle, Side.ATTACKER)) < FULL_HEIGHT and not supplies.summon_spent:
             return None
-        return replace(battle, summon_used=True, step=BattleStep.MANEUVER), []
+        return evolve(battle, summon_used=True, step=BattleStep.MANEUVER), []
     if step is BattleStep.DRIFT:
         lethal = any(f.hits_to_slay <= 1 for f in drift_victims(battle))
         if lethal and may_concede(battle, battle.phasing.other):
