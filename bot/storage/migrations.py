@@ -313,4 +313,9 @@ MIGRATIONS: tuple[str, ...] = (
     ALTER TABLE games ADD COLUMN pledge TEXT;
     UPDATE games SET seed_text = CAST(seed AS TEXT) WHERE seed IS NOT NULL;
     """,
+    # 15: an AI seat's level of play (engine.ai.levels); NULL, as for the seats stored
+    # before levels, is the default level (the AI those games were played with).
+    """
+    ALTER TABLE seats ADD COLUMN level TEXT CHECK (level IN ('easy', 'normal', 'hard'));
+    """,
 )
