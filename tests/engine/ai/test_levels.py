@@ -13,7 +13,6 @@ from engine.ai.levels import LEVELS, level_of
 from engine.ai.planning import Budget, search
 from engine.ai.tiebreak import tiebreaker
 from engine.battle.position import Side
-from engine.battle.state import BattleStep
 from engine.dice import Dice
 from engine.game import actions as a
 from engine.game.apply import apply
