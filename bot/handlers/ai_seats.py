@@ -21,6 +21,7 @@ from bot.handlers.play import play
 from bot.outbox.joining import join_news, join_private
 from bot.replies import Message, Replies
 from bot.storage.record import Game
+from engine.ai.levels import STAND_IN, Level
 from engine.ai.player import choose_action
 from engine.errors import TitanError
 from engine.game import actions as a
@@ -44,11 +45,12 @@ def fallback(state: GameState, seat: int) -> a.Action:
     return next((x for x in legal if not isinstance(x, NOT_FALLBACK)), legal[0])
 
 
-def decide(state: GameState, seat: int) -> a.Action:
-    """The AI's action for ``seat``: :func:`choose_action`, or :func:`fallback` when it
-    raises or answers ``Withdraw`` while something else is legal."""
+def decide(state: GameState, seat: int, level: Level = STAND_IN) -> a.Action:
+    """The AI's action for ``seat`` at ``level`` (a stand-in's or a timeout's unless said):
+    :func:`choose_action`, or :func:`fallback` when it raises or answers ``Withdraw``
+    while something else is legal."""
     try:
-        action = choose_action(state, seat)
+        action = choose_action(state, seat, level)
     except Exception:
         log.exception("the AI failed to choose for seat %s; playing the first legal action", seat)
         return fallback(state, seat)
@@ -61,8 +63,8 @@ def ai_caller(game: Game, seat: int) -> Caller:
 
 
 async def ai_choice(game: Game, seat: int) -> a.Action:
-    """What the AI ``seat`` does now (thought out in a worker thread)."""
-    return await asyncio.to_thread(decide, game.playing(), seat)
+    """What the AI ``seat`` does now, at its level (thought out in a worker thread)."""
+    return await asyncio.to_thread(decide, game.playing(), seat, game.level_of(seat))
 
 
 async def ai_play(ctx: Context, game: Game, seat: int, action: a.Action) -> tuple[Replies, Game]:

@@ -35,7 +35,8 @@ from bot.storage.record import (
 )
 from bot.syntax import Args
 from bot.syntax import words as w
-from bot.syntax.words import number
+from bot.syntax.words import number, shown
+from engine.ai.levels import Level, level_of
 from engine.errors import IllegalAction, InvalidNotation
 from engine.version import ENGINE_VERSION
 from engine.words import plural
@@ -302,17 +303,32 @@ async def invitation(ctx: Context, game: Game | None, args: Args) -> Replies:
 
 
 async def add_ai(ctx: Context, game: Game | None, args: Args) -> Replies:
-    """The host seats an AI player: ``addai [NAME]`` (it plays through ``choose_action``)."""
+    """The host seats an AI player: ``addai [NAME] [level easy|normal|hard]`` (it plays
+    through ``choose_action`` at that level, :mod:`engine.ai.levels`)."""
     lobby = _open_lobby(game, "addai")
     _require_host(ctx, lobby)
     taken = {s.user for s in lobby.seats}
     user = next(rows.ai_user(k) for k in range(1, MAX_PLAYERS + 2) if rows.ai_user(k) not in taken)
-    name = " ".join(args.until(())) or _free_name(lobby, "Bot")
-    return await _seat(ctx, lobby, user, name, "name it another way, `addai NAME`")
+    name = " ".join(args.until(("level",))) or _free_name(lobby, "Bot")
+    level: Level | None = None
+    if args.keyword("level"):
+        word = args.take("a level (easy, normal or hard)")
+        level = level_of(word)
+        if level is None:
+            raise IllegalAction(f"there is no level {shown(word)}: easy, normal or hard")
+    args.finish()
+    instead = "name it another way, `addai NAME`"
+    return await _seat(ctx, lobby, user, name, instead, level=level)
 
 
 async def _seat(
-    ctx: Context, lobby: Game, user: int, name: str, instead: str = _JOIN_ANOTHER
+    ctx: Context,
+    lobby: Game,
+    user: int,
+    name: str,
+    instead: str = _JOIN_ANOTHER,
+    *,
+    level: Level | None = None,
 ) -> Replies:
     if lobby.seat_of(user) is not None:
         raise _seated_already(ctx, lobby, user)
@@ -320,11 +336,16 @@ async def _seat(
     if len(lobby.seats) >= settings.players:
         raise IllegalAction(_full(settings))
     name = _check_name(lobby, name, user, instead)
-    seat = SeatRow(len(lobby.seats), user, name)
+    seat = SeatRow(len(lobby.seats), user, name, level)
     seats = [*lobby.seats, seat]
     await _save_seats(ctx, lobby, seats, settings.without_invitation(user))
-    who = f"**{name}** (AI)" if seat.is_ai else f"**{name}**"
+    who = f"**{name}** ({_ai_words(seat)})" if seat.is_ai else f"**{name}**"
     return Replies(public=Message(f"{who} takes seat {len(seats)} of {settings.players}."))
+
+
+def _ai_words(seat: SeatRow) -> str:
+    """``AI`` and its level when one was chosen: ``AI, hard``."""
+    return f"AI, {seat.level}" if seat.level else "AI"
 
 
 def _full(settings: Settings) -> str:

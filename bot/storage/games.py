@@ -68,6 +68,8 @@ class SeatRow:
     seat: int
     user: int
     name: str
+    level: str | None = None
+    """An AI seat's level of play (:mod:`engine.ai.levels`; None: the default)."""
 
     @property
     def is_ai(self) -> bool:
@@ -305,7 +307,7 @@ async def revision(db: Connection, game_id: int) -> int | None:
 
 async def seats(db: Connection, game_id: int) -> list[SeatRow]:
     async with db.execute(
-        "SELECT seat, user, name FROM seats WHERE game = ? ORDER BY seat", (game_id,)
+        "SELECT seat, user, name, level FROM seats WHERE game = ? ORDER BY seat", (game_id,)
     ) as cursor:
         return [SeatRow(*row) async for row in cursor]
 
@@ -318,8 +320,8 @@ async def set_seats(db: Connection, game_id: int, rows: Iterable[SeatRow]) -> No
         "INSERT INTO users (id) VALUES (?) ON CONFLICT DO NOTHING", [(r.user,) for r in rows]
     )
     await db.executemany(
-        "INSERT INTO seats (game, seat, user, name) VALUES (?, ?, ?, ?)",
-        [(game_id, r.seat, r.user, r.name) for r in rows],
+        "INSERT INTO seats (game, seat, user, name, level) VALUES (?, ?, ?, ?, ?)",
+        [(game_id, r.seat, r.user, r.name, r.level) for r in rows],
     )
 
 

@@ -319,4 +319,9 @@ MIGRATIONS: tuple[str, ...] = (
     """
     ALTER TABLE places ADD COLUMN files TEXT;
     """,
+    # 16: an AI seat's level of play (engine.ai.levels); NULL, as for the seats stored
+    # before levels, is the default level (the AI those games were played with).
+    """
+    ALTER TABLE seats ADD COLUMN level TEXT CHECK (level IN ('easy', 'normal', 'hard'));
+    """,
 )

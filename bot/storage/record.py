@@ -24,6 +24,7 @@ from bot.storage.checksum import checksum_holds
 from bot.storage.connection import Connection
 from bot.storage.eventlog import events_to_json
 from bot.untrusted import loads
+from engine.ai.levels import DEFAULT, Level, level_of
 from engine.codec import decode, encode
 from engine.errors import IllegalAction, TitanError
 from engine.game.actions import Action, action_from_json, action_to_json
@@ -179,6 +180,11 @@ class Game:
     def is_ai(self, seat: int) -> bool:
         """Whether the computer plays ``seat`` (an AI seat)."""
         return any(s.is_ai for s in self.seats if s.seat == seat)
+
+    def level_of(self, seat: int) -> Level:
+        """The level the computer plays AI seat ``seat`` at (the default when not chosen)."""
+        chosen = next((s.level for s in self.seats if s.seat == seat), None)
+        return level_of(chosen) or DEFAULT
 
     @property
     def host(self) -> int | None:

@@ -111,7 +111,7 @@ _LOBBY = (
     ("leave", "leave", "give up your seat before the start"),
     ("add", "add USER [NAME]", "invite another user to a seat (the host)"),
     ("invitation", "invitation accept|refuse", "take or refuse the seat you were invited to"),
-    ("addai", "addai [NAME]", "seat an AI player (the host)"),
+    ("addai", "addai [NAME] [level easy|normal|hard]", "seat an AI player (the host)"),
     ("start", "start", "start the game (the host; 2 seats or more)"),
     ("cancel", "cancel [GAME]", "cancel this channel's game (the host), or a damaged one"),
     (

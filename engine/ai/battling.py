@@ -4,8 +4,11 @@ slay more of the enemy, and a time loss gives him no points, RULES §11.1)."""
 
 from __future__ import annotations
 
+from engine.ai.blunders import choose_blunder
 from engine.ai.engaging import best_summon
+from engine.ai.levels import DEFAULT, Level
 from engine.ai.maneuvering import choose_maneuver
+from engine.ai.planning import choose_planned_maneuver
 from engine.ai.striking import choose_strike
 from engine.ai.tiebreak import tiebreaker
 from engine.battle.position import Side
@@ -18,8 +21,11 @@ from engine.game.outcome import owner_of
 from engine.game.state import GameState
 
 
-def choose_battle_action(state: GameState, seat: int, legal: list[a.Action]) -> a.Action:
-    """The next battle action for ``seat``."""
+def choose_battle_action(
+    state: GameState, seat: int, legal: list[a.Action], level: Level = DEFAULT
+) -> a.Action:
+    """The next battle action for ``seat`` at ``level``: ``hard`` plans each maneuver
+    phase (:mod:`engine.ai.planning`), ``easy`` blunders (:mod:`engine.ai.blunders`)."""
     battle = battle_of(state)
     assert battle is not None
     if b.AcceptConcession() in legal:
@@ -27,9 +33,14 @@ def choose_battle_action(state: GameState, seat: int, legal: list[a.Action]) -> 
     side = _side(state, seat)
     tie = tiebreaker(state, seat)
     step = battle.step
-    if battle.carry is not None or step in (BattleStep.STRIKE, BattleStep.COUNTERSTRIKE):
+    striking = battle.carry is not None or step in (BattleStep.STRIKE, BattleStep.COUNTERSTRIKE)
+    if level == "easy" and (striking or step is BattleStep.MANEUVER):
+        return choose_blunder(state, seat, battle, side, legal, tie)
+    if striking:
         return choose_strike(battle, legal, tie)
     if step is BattleStep.MANEUVER:
+        if level == "hard":
+            return choose_planned_maneuver(battle, side, legal, tie)
         return choose_maneuver(battle, side, legal, tie)
     if step is BattleStep.SUMMON:
         summons = [x for x in legal if isinstance(x, a.Summon)]

@@ -91,15 +91,50 @@ def _force(battle: Battle, side: Side) -> float:
 
 
 def choose_maneuver(
-    battle: Battle, side: Side, legal: list[a.Action], tie: Callable[[object], float]
+    battle: Battle,
+    side: Side,
+    legal: list[a.Action],
+    tie: Callable[[object], float],
+    plan: Stance | None = None,
 ) -> a.Action:
     """The next maneuver-phase action: the most useful move, or the end of the phase."""
+    best, gain = best_maneuver(battle, side, legal, tie, plan or stance(battle, side))
+    if best is not None and gain > 0:
+        return best
+    if b.EndManeuver() in legal:
+        return b.EndManeuver()
+    return best if best is not None else legal[0]
+
+
+def best_maneuver(
+    battle: Battle,
+    side: Side,
+    legal: list[a.Action],
+    tie: Callable[[object], float],
+    plan: Stance,
+) -> tuple[b.Maneuver | None, float]:
+    """The move among ``legal`` that most improves ``side``'s position under ``plan``,
+    and its gain (None when there is no move)."""
+    best: b.Maneuver | None = None
+    best_gain = 0.0
+    for gain, action in move_gains(battle, side, legal, tie, plan):
+        if best is None or gain > best_gain:
+            best, best_gain = action, gain
+    return best, best_gain
+
+
+def move_gains(
+    battle: Battle,
+    side: Side,
+    legal: list[a.Action],
+    tie: Callable[[object], float],
+    plan: Stance,
+) -> list[tuple[float, b.Maneuver]]:
+    """How much each move among ``legal`` improves ``side``'s position under ``plan``."""
     position = battle.position
-    plan = stance(battle, side)
     now = clash(position, side)
     alone: dict[str, float] = {}
-    best: a.Action | None = None
-    best_gain = 0.0
+    found: list[tuple[float, b.Maneuver]] = []
     for action in legal:
         if not isinstance(action, b.Maneuver):
             continue
@@ -119,13 +154,8 @@ def choose_maneuver(
         moved = replace(mover, hex=action.to)
         after = replace(position, fighters=(*rest, moved))
         gain = placement(after, moved, plan) - start + clash(after, side) - now + tie(action)
-        if best is None or gain > best_gain:
-            best, best_gain = action, gain
-    if best is not None and best_gain > 0:
-        return best
-    if b.EndManeuver() in legal:
-        return b.EndManeuver()
-    return best if best is not None else legal[0]
+        found.append((gain, action))
+    return found
 
 
 def clash(position: Position, side: Side) -> float:

@@ -14,6 +14,7 @@ from collections.abc import Iterable
 
 from engine.ai.battling import choose_battle_action
 from engine.ai.engaging import choose_aftermath, choose_engage, choose_negotiation
+from engine.ai.levels import DEFAULT, Level
 from engine.ai.moving import choose_move
 from engine.ai.mustering import choose_muster
 from engine.ai.splitting import choose_split
@@ -24,8 +25,9 @@ from engine.game.legal import legal_actions
 from engine.game.state import GameState, Phase, Stage
 
 
-def choose_action(state: GameState, seat: int) -> a.Action:
-    """One of ``seat``'s legal actions now, chosen to win (RULES §2–§12).
+def choose_action(state: GameState, seat: int, level: Level = DEFAULT) -> a.Action:
+    """One of ``seat``'s legal actions now, chosen to win (RULES §2–§12) at ``level``
+    (:mod:`engine.ai.levels`).
 
     Raises :class:`~engine.errors.IllegalAction` when ``seat`` has nothing to decide.
     """
@@ -34,7 +36,7 @@ def choose_action(state: GameState, seat: int) -> a.Action:
         raise IllegalAction(f"seat {seat} has nothing to decide now")
     if len(legal) == 1:
         return legal[0]
-    choice = _decide(state, seat, legal)
+    choice = _decide(state, seat, legal, level)
     return choice if choice in legal else _fallback(legal)
 
 
@@ -62,7 +64,7 @@ def _fallback(legal: list[a.Action]) -> a.Action:
     return next((x for x in legal if not isinstance(x, _NOT_FALLBACK)), legal[0])
 
 
-def _decide(state: GameState, seat: int, legal: list[a.Action]) -> a.Action:
+def _decide(state: GameState, seat: int, legal: list[a.Action], level: Level) -> a.Action:
     phase = state.phase
     if phase is Phase.COLOURS:
         return legal[0]
@@ -79,4 +81,4 @@ def _decide(state: GameState, seat: int, legal: list[a.Action]) -> a.Action:
         return choose_negotiation(state, seat, legal)
     if engagement.stage is Stage.AFTERMATH:
         return choose_aftermath(state, seat, legal)
-    return choose_battle_action(state, seat, legal)
+    return choose_battle_action(state, seat, legal, level)

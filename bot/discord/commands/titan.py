@@ -22,7 +22,7 @@ from bot.discord.host import TitanInteraction
 from bot.discord.runner import completer, run_command
 from bot.names import clean
 
-ADD_AI = s.Spec("addai", (s.Word("name", many=True),))
+ADD_AI = s.Spec("addai", (s.Word("name", many=True), s.Word("level", keyword="level")))
 """``/titan ai``: the lobby's ``addai``."""
 CANCEL = s.Spec("cancel", (s.Word("game"),))
 """``/titan cancel``: the lobby's ``cancel [GAME]``."""
@@ -87,9 +87,17 @@ class TitanCommands(
         await run_command(interaction, s.ADD, user=f"<@{user.id}>", name=name)
 
     @command("addai", "Seat an AI player (the host)")
-    @app_commands.describe(name="its name in the game (default: Bot 1, Bot 2, …)")
-    async def ai(self, interaction: TitanInteraction, name: str | None = None) -> None:
-        await run_command(interaction, ADD_AI, name=name)
+    @app_commands.describe(
+        name="its name in the game (default: Bot 1, Bot 2, …)",
+        level="how well it plays: easy (a newcomer can beat it), normal, hard (it searches)",
+    )
+    async def ai(
+        self,
+        interaction: TitanInteraction,
+        name: str | None = None,
+        level: Literal["easy", "normal", "hard"] | None = None,
+    ) -> None:
+        await run_command(interaction, ADD_AI, name=name, level=level)
 
     @command("start", "Start the game (the host; 2 seats or more)")
     async def start(self, interaction: TitanInteraction) -> None:

@@ -1,0 +1,139 @@
+"""The computer player's levels against each other in battles (issue 24).
+
+Run: ``.venv/bin/python bench/ai_levels.py [--games 20] [--limit N] [--shard 0/2]
+[--pairs hard:normal,easy:normal]``. Battle starts are harvested from seeded games between
+``normal`` computer players (2 to 4 players); each start is fought twice with the same
+dice, each level attacking once, and the score of the first level of each pair is printed
+with a 95 % Wilson interval (a draw counts one half), as attacker and as defender, with the
+decision time per level (mean, p99; CPU time of the process, as the machine is shared).
+Targets: ``hard`` ≥ 70 % against ``normal``, ``easy`` ≤ 30 %.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import sys
+import time
+from collections import defaultdict
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != HERE]
+sys.path.insert(0, str(HERE.parent))
+
+from engine.ai import choose_action  # noqa: E402
+from engine.ai.levels import Level, level_of  # noqa: E402
+from engine.battle.position import Side  # noqa: E402
+from engine.battle.state import Battle  # noqa: E402
+from engine.game.apply import apply  # noqa: E402
+from engine.game.battle_flow import battle_of  # noqa: E402
+from engine.game.legal import to_act  # noqa: E402
+from engine.game.setup import new_game  # noqa: E402
+from engine.game.state import GameState  # noqa: E402
+
+#: Player turns a harvesting game may last.
+MAX_TURNS = 200
+#: Battles kept: the weaker legion's value at least this share of the stronger's (a
+#: foregone battle measures nothing).
+BALANCE = 0.6
+
+
+def harvest(games: int) -> list[GameState]:
+    """The state at the start of every battle of ``games`` seeded ``normal`` games."""
+    starts: list[GameState] = []
+    for seed in range(games):
+        players = 2 + seed % 3
+        state, _ = new_game([f"P{i}" for i in range(players)], 7000 + seed)
+        while state.result is None and state.turn.number <= MAX_TURNS:
+            seat = to_act(state)
+            assert seat is not None
+            before = battle_of(state)
+            state, _ = apply(state, seat, choose_action(state, seat))
+            battle = battle_of(state)
+            if before is None and battle is not None and balanced(battle):
+                starts.append(state)
+    return starts
+
+
+def balanced(battle: Battle) -> bool:
+    """Whether neither legion is far stronger than the other (values, RULES §0.2)."""
+    att, dfn = (battle.value(side, battle.legion(side)) for side in Side)
+    return min(att, dfn) >= BALANCE * max(att, dfn)
+
+
+def fight(
+    start: GameState, attacker: Level, defender: Level, times: dict[str, list[float]]
+) -> float:
+    """Fight the battle from ``start`` to its end: 1 if the attacker won, 0 if the
+    defender did, ½ for a draw."""
+    battle = battle_of(start)
+    assert battle is not None
+    markers = (battle.attacker, battle.defender)
+    seats = tuple(start.legion(m).owner for m in markers)
+    levels = {seats[0]: attacker, seats[1]: defender}
+    state = start
+    while battle_of(state) is not None:
+        seat = to_act(state)
+        assert seat is not None
+        t0 = time.process_time()
+        action = choose_action(state, seat, levels[seat])
+        times[levels[seat]].append(time.process_time() - t0)
+        state, _ = apply(state, seat, action)
+    alive = [
+        m in state.legions and state.legion(m).owner == s
+        for m, s in zip(markers, seats, strict=True)
+    ]
+    if alive[0] == alive[1]:
+        return 0.5
+    return 1.0 if alive[0] else 0.0
+
+
+def wilson(score: float, n: int) -> tuple[float, float]:
+    """The 95 % Wilson interval of a share ``score / n``."""
+    if n == 0:
+        return 0.0, 1.0
+    z, p = 1.96, score / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return centre - half, centre + half
+
+
+def _pct(score: float, n: int) -> str:
+    low, high = wilson(score, n)
+    return f"{100 * score / max(n, 1):5.1f} % of {n} (95 % CI {100 * low:.0f}–{100 * high:.0f} %)"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=20, help="harvesting games")
+    parser.add_argument("--limit", type=int, default=0, help="battle starts used (0: all)")
+    parser.add_argument("--shard", default="0/1", help="i/n: every n-th start from the i-th")
+    parser.add_argument("--pairs", default="hard:normal,easy:normal")
+    args = parser.parse_args()
+    index, count = (int(x) for x in args.shard.split("/"))
+    starts = harvest(args.games)
+    if args.limit:
+        starts = starts[: args.limit]
+    starts = starts[index::count]
+    print(f"{len(starts)} battle starts")
+    times: dict[str, list[float]] = defaultdict(list)
+    for pair in args.pairs.split(","):
+        first, second = (level_of(x) for x in pair.split(":"))
+        assert first is not None and second is not None, pair
+        attack = sum(fight(s, first, second, times) for s in starts)
+        defend = sum(1 - fight(s, second, first, times) for s in starts)
+        n = len(starts)
+        print(f"{first} vs {second}: {_pct(attack + defend, 2 * n)}")
+        print(f"  attacking {_pct(attack, n)}; defending {_pct(defend, n)}")
+    for level, ts in sorted(times.items()):
+        ts.sort()
+        p99 = ts[min(len(ts) - 1, int(len(ts) * 0.99))]
+        mean = sum(ts) / len(ts)
+        print(
+            f"{level:<7} {len(ts):>6} decisions, mean {mean * 1000:.1f} ms, p99 {p99 * 1000:.1f} ms"
+        )
+
+
+if __name__ == "__main__":
+    main()
