@@ -14,7 +14,8 @@ from collections.abc import Awaitable, Callable
 
 from bot.storage import games as rows
 from bot.storage.connection import Backend
-from bot.storage.record import DamagedLog, Game, load_game, load_open_game
+from bot.storage.record import DamagedLog, Game, load_game, load_open_game, state_at
+from engine.game.state import GameState
 
 OnDamaged = Callable[[int, DamagedLog], Awaitable[None]]
 """Told the channel and the damage of a game found damaged on loading."""
@@ -60,6 +61,15 @@ class OpenGames:
                 if row is None or row.damaged is not None:
                     return None
                 return await load_game(db, row)
+        except DamagedLog:
+            return None
+
+    async def state_at(self, game: Game, n: int) -> GameState | None:
+        """``game``'s state after its first ``n`` actions (None: not in its log, or the
+        log cannot be read back there)."""
+        try:
+            async with self.db.reading() as db:
+                return await state_at(db, game.row, n)
         except DamagedLog:
             return None
 

@@ -193,14 +193,19 @@ class GameService:
     async def _draw(
         self, drawing: Drawing, channel: int, game_id: int, version: int
     ) -> tuple[Picture, bytes] | None:
-        """A stored message's picture, drawn from its game while the game is still at the
-        message's version (else a newer message carries the newer picture)."""
+        """A stored message's picture, drawn while its game is at the message's version
+        (else a newer message has a newer one); a battleland as it was at that version."""
         game = await self.game_in(channel)
         if game is None or game.id != game_id:
             game = await self.games.finished(game_id)
-        if game is None or game.state is None or game.n != version:
+        if game is None or game.state is None:
             return None
-        picture = drawing.of(game.state)
+        state = game.state if game.n == version else None
+        if state is None and drawing.kind is PictureKind.BATTLELAND:
+            state = await self.games.state_at(game, version)
+        if state is None:
+            return None
+        picture = drawing.of(state)
         if picture.kind is PictureKind.FINAL:  # read from the whole log (the game is over)
             picture = replace(picture, course=await readable_course(self.db, game.row))
         image = await self.painter.draw(picture, channel)

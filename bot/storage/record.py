@@ -422,6 +422,20 @@ def started_state(row: GameRow, seats: Sequence[SeatRow]) -> GameState:
         raise DamagedLog("the game cannot be set up from its seed", None, str(exc)) from exc
 
 
+async def state_at(db: Connection, row: GameRow, n: int) -> GameState | None:
+    """The state of ``row``'s game after its first ``n`` actions (from the newest trusted
+    snapshot before them), or None when the log holds fewer; :class:`DamagedLog` when it
+    cannot be read back."""
+    stored = await fetch_game(db, row, before=n + 1)
+    if stored.row.status is Status.LOBBY or stored.missing:
+        return None
+    start, state = starting_state(stored.row, stored.seats, stored.snapshot)
+    upto = [entry for entry in stored.log if entry.n <= n]
+    if start > n or start + len(upto) != n:
+        return None
+    return replay_rows(state, upto, start)
+
+
 async def full_replay(db: Connection, row: GameRow) -> GameState:
     """The state rebuilt from the seed and every logged action (no snapshot)."""
     seats = await rows.seats(db, row.id)

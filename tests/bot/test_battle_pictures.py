@@ -180,3 +180,53 @@ async def test_the_choices_answer_carries_the_step_picture(service: GameService)
                 return
             await step(service, channel, agent, fighting=True)
     raise AssertionError("no battle maneuver came")
+
+
+async def test_a_battles_start_is_drawn_as_it_was_though_the_game_went_on(service: GameService):
+    """News is delivered after the game moved on (a computer answered at once): the
+    battle's opening picture is drawn from the state at its own version, both legions
+    still waiting; a masterboard that old is not drawn (a newer message has a newer one)."""
+    from bot.storage import outbox
+
+    channel = CHANNEL + 10
+    await open_game(service, channel, 2)
+    for _ in range(LIMIT):
+        _, _, replies = await step(service, channel, AGENTS[0], fighting=True)
+        public = replies.public
+        if (
+            public is not None
+            and public.battle is not None
+            and public.battle.stage is BattleStage.BEGINS
+        ):
+            break
+    else:
+        raise AssertionError("no battle began")
+    async with service.db.reading() as db:
+        rows = await outbox.waiting(db, channel)
+    [opening] = [
+        r
+        for r in rows
+        if r.kind == "post" and '"battle":["begins"' in r.body and r.version is not None
+    ]
+    drawing = message_from_json(opening.body).drawing
+    assert drawing is not None and drawing.kind is PictureKind.BATTLELAND
+    board = next(
+        r for r in reversed(rows) if r.kind == "post" and '"picture":["masterboard"' in r.body
+    )
+    board_drawing = message_from_json(board.body).drawing
+    assert board_drawing is not None and board.version is not None
+    for _ in range(3):  # the game goes on before anything is delivered
+        await step(service, channel, AGENTS[0], fighting=True)
+    game = await service.game_in(channel)
+    assert game is not None and game.n > opening.version
+    drawn = await service._draw(drawing, channel, game.id, opening.version)
+    assert drawn is not None
+    picture, image = drawn
+    assert image is not None and image.startswith(b"\x89PNG")
+    battle = battle_of(picture.state)
+    assert battle is not None and battle.step is BattleStep.OPEN_ATTACKER
+    scene = battleland_scene(picture)
+    assert scene is not None and scene.on_board() == []
+    for side in Side:
+        assert sorted(scene.names(side)) == sorted(battle.legion(side))
+    assert await service._draw(board_drawing, channel, game.id, board.version) is None
