@@ -11,7 +11,7 @@ grow when other work shares the cores.
 
 *before*: zlib level 1, a 256-colour palette for the boards and true colour for the
 cards; *now*: :func:`render.style.png_bytes` (a palette PNG, exact when the picture has
-≤ 256 colours, at zlib level 6); *webp*: lossless WebP (fastest method) of the palette
+≤ 256 colours, at zlib level 4); *webp*: lossless WebP (fastest method) of the palette
 picture, for comparison (Discord shows both inline; slower WebP methods are smaller
 still, but take 3–5 times the time budget on the masterboard).
 """

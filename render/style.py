@@ -77,8 +77,8 @@ DAMAGE: RGB = (220, 20, 20)
 MIN_FONT = 12
 LEGIBLE = 3.0
 """The least WCAG contrast ratio of a marker, a text or an edge against its ground."""
-PNG_LEVEL = 6
-"""zlib level of every PNG: smaller than level 1 at a few ms more (bench/render.py)."""
+PNG_LEVEL = 4
+"""zlib level of every PNG: the smallest files within the masterboard's 60 ms (bench/render.py)."""
 
 
 @cache
