@@ -49,7 +49,14 @@ async def test_each_stored_action_carries_the_turn_it_was_played_in(service, db_
 async def store_unnumbered(conn, channel: int, game: LongGame) -> int:
     """``game`` as the first two migrations store it: its actions without a turn."""
     game_id = await rows.create_game(conn, channel, None, {"host": 1})
-    await rows.set_seats(conn, game_id, [SeatRow(0, 1, "Ann"), SeatRow(1, 2, "Bob")])
+    seats = [SeatRow(0, 1, "Ann"), SeatRow(1, 2, "Bob")]
+    await conn.executemany(  # the seats' columns of version 2 (set_seats writes later ones)
+        "INSERT INTO users (id) VALUES (?) ON CONFLICT DO NOTHING", [(s.user,) for s in seats]
+    )
+    await conn.executemany(
+        "INSERT INTO seats (game, seat, user, name) VALUES (?, ?, ?, ?)",
+        [(game_id, s.seat, s.user, s.name) for s in seats],
+    )
     await conn.execute(  # the columns of version 2 (update_game writes later ones)
         "UPDATE games SET status = 'active', seed = ? WHERE id = ?", (game.seed, game_id)
     )
