@@ -10,10 +10,9 @@ from __future__ import annotations
 import asyncio
 import json
 import os
-import signal
 import sys
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 import aiosqlite
@@ -26,6 +25,7 @@ from bot.storage.record import Game, load_open_game
 from tests.bot.discord.driver import Waiter
 from tests.bot.discord.fake import FakeDiscord, Pushed, Sent
 from tests.bot.discord.helpers import settle
+from tests.bot.discord.processes import BotProcess
 from tests.bot.tampering import query
 
 REPO = Path(__file__).resolve().parents[2]
@@ -33,32 +33,6 @@ READY = 60.0
 """Seconds a bot process may take to get ready (a busy machine)."""
 DONE = 30.0
 """Seconds the bot may take over one interaction and all it tells."""
-
-
-@dataclass
-class BotProcess:
-    """A running bot process and what it logged."""
-
-    process: asyncio.subprocess.Process
-    log: list[str] = field(default_factory=list)
-    ready: asyncio.Event = field(default_factory=asyncio.Event)
-    reader: asyncio.Task[None] | None = None
-
-    async def read(self) -> None:
-        assert self.process.stderr is not None
-        async for raw in self.process.stderr:
-            line = raw.decode(errors="replace").rstrip()
-            self.log.append(line)
-            if "ready as" in line:
-                self.ready.set()
-
-    async def kill(self) -> None:
-        """SIGKILL: nothing is finished, flushed or closed."""
-        if self.process.returncode is None:
-            self.process.send_signal(signal.SIGKILL)
-        await self.process.wait()
-        if self.reader is not None:
-            await self.reader
 
 
 async def start_bot(fake: FakeDiscord, target: Target, folder: Path) -> BotProcess:
@@ -71,7 +45,7 @@ async def start_bot(fake: FakeDiscord, target: Target, folder: Path) -> BotProce
         env={**os.environ, "PYTHONPATH": str(REPO), "BOT_PROCESS_LOG": "INFO"},
     )  # fmt: skip
     bot = BotProcess(process)
-    bot.reader = asyncio.create_task(bot.read())
+    bot.start_reading()
     ended = asyncio.create_task(process.wait())
     ready = asyncio.create_task(bot.ready.wait())
     await asyncio.wait({ended, ready}, timeout=READY, return_when="FIRST_COMPLETED")

@@ -13,12 +13,10 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
-import signal
 import sys
 import time
 from collections import Counter
 from collections.abc import AsyncIterator
-from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
@@ -32,6 +30,7 @@ from tests.bot.discord.conftest import mistakes
 from tests.bot.discord.driver import Driver, Waiter
 from tests.bot.discord.fake import FakeDiscord, Pushed
 from tests.bot.discord.helpers import ANN, BOB, CAROL, registered, settle
+from tests.bot.discord.processes import BotProcess
 
 REPO = Path(__file__).resolve().parents[3]
 READY = 60.0
@@ -43,40 +42,6 @@ STEPS = 12
 COMMANDS = r"^applications/\d+/commands$"
 
 
-@dataclass
-class BotProcess:
-    """A bot process on some shards: its process and what it logged."""
-
-    shards: str
-    process: asyncio.subprocess.Process
-    log: list[str] = field(default_factory=list)
-    ready: asyncio.Event = field(default_factory=asyncio.Event)
-    reader: asyncio.Task[None] | None = None
-
-    async def read(self) -> None:
-        assert self.process.stderr is not None
-        async for raw in self.process.stderr:
-            line = raw.decode(errors="replace").rstrip()
-            self.log.append(line)
-            if "ready as" in line:
-                self.ready.set()
-
-    def said(self, words: str) -> bool:
-        return any(words in line for line in self.log)
-
-    async def stop(self) -> None:
-        """Stop it as an operator would (Ctrl-C: it closes cleanly), killed if it hangs."""
-        if self.process.returncode is None:
-            self.process.send_signal(signal.SIGINT)
-            try:
-                await asyncio.wait_for(self.process.wait(), 15)
-            except TimeoutError:
-                self.process.kill()
-                await self.process.wait()
-        if self.reader is not None:
-            await self.reader
-
-
 async def start(fake: FakeDiscord, dsn: str, shard: int, folder: Path) -> BotProcess:
     """``titanbot run`` as shard ``shard`` of 2, working in ``folder``, ready."""
     folder.mkdir()
@@ -86,8 +51,8 @@ async def start(fake: FakeDiscord, dsn: str, shard: int, folder: Path) -> BotPro
         cwd=folder, stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.PIPE,
         env={**os.environ, "PYTHONPATH": str(REPO), "BOT_PROCESS_LOG": "INFO"},
     )  # fmt: skip
-    bot = BotProcess(str(shard), process)
-    bot.reader = asyncio.create_task(bot.read())
+    bot = BotProcess(process, str(shard))
+    bot.start_reading()
     ended = asyncio.create_task(process.wait())
     ready = asyncio.create_task(bot.ready.wait())
     await asyncio.wait({ended, ready}, timeout=READY, return_when="FIRST_COMPLETED")
