@@ -30,6 +30,32 @@ def closed_port() -> int:
         return int(probe.getsockname()[1])
 
 
+QUICK = (
+    "tests/engine/",
+    "tests/data/",
+    "tests/tournament/",
+    "tests/test_",
+    "tests/bot/test_service.py",
+    "tests/bot/test_syntax.py",
+    "tests/bot/test_battle_syntax.py",
+    "tests/bot/test_words.py",
+    "tests/bot/test_offers.py",
+    "tests/bot/test_lobby.py",
+    "tests/bot/test_reveal.py",
+)
+"""The quick tier (``pytest -m quick``, README): the rules engine, the conformance cases,
+the data, the tournament's pure maths and the service's own tests, without the fake
+Discord, subprocesses or whole tournaments."""
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    root = config.rootpath
+    for item in items:
+        where = item.path.relative_to(root).as_posix()
+        if where.startswith(QUICK):
+            item.add_marker(pytest.mark.quick)
+
+
 @pytest.fixture(autouse=True)
 def offline(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     """Point discord.py's REST base and gateway at a closed local port."""
