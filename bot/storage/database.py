@@ -20,6 +20,7 @@ import aiosqlite
 
 from bot.storage.lock import FileLock
 from bot.storage.migrations import MIGRATIONS
+from bot.storage.sqlite_connection import SqliteConnection
 
 
 class Unit:
@@ -32,11 +33,11 @@ class Unit:
 
     _names = itertools.count(1)
 
-    def __init__(self, connection: aiosqlite.Connection) -> None:
+    def __init__(self, connection: SqliteConnection) -> None:
         self.connection = connection
 
     @contextlib.asynccontextmanager
-    async def transaction(self) -> AsyncIterator[aiosqlite.Connection]:
+    async def transaction(self) -> AsyncIterator[SqliteConnection]:
         name = f"part{next(self._names)}"
         await self.connection.execute(f"SAVEPOINT {name}")
         try:
@@ -49,7 +50,7 @@ class Unit:
         await self.connection.execute(f"RELEASE {name}")
 
     @contextlib.asynccontextmanager
-    async def reading(self) -> AsyncIterator[aiosqlite.Connection]:
+    async def reading(self) -> AsyncIterator[SqliteConnection]:
         yield self.connection
 
 
@@ -60,6 +61,7 @@ class Database:
         self, connection: aiosqlite.Connection, path: Path, file_lock: FileLock | None = None
     ) -> None:
         self._connection = connection
+        self._statements = SqliteConnection(connection)
         self._lock = asyncio.Lock()
         self._file_lock = file_lock
         self._side_files: tuple[Path, ...] = ()
@@ -144,12 +146,12 @@ class Database:
                 self._file_lock.release()
 
     @contextlib.asynccontextmanager
-    async def transaction(self) -> AsyncIterator[aiosqlite.Connection]:
+    async def transaction(self) -> AsyncIterator[SqliteConnection]:
         """``BEGIN IMMEDIATE`` … ``COMMIT`` (``ROLLBACK`` when the block raises)."""
         async with self._lock:
             await self._connection.execute("BEGIN IMMEDIATE")
             try:
-                yield self._connection
+                yield self._statements
                 await self._connection.execute("COMMIT")
             except BaseException:
                 await self._rollback()
@@ -169,12 +171,12 @@ class Database:
                 await self._connection.execute("ROLLBACK")
 
     @contextlib.asynccontextmanager
-    async def reading(self) -> AsyncIterator[aiosqlite.Connection]:
+    async def reading(self) -> AsyncIterator[SqliteConnection]:
         """A consistent read: one deferred transaction, rolled back (it never writes)."""
         async with self._lock:
             await self._connection.execute("BEGIN")
             try:
-                yield self._connection
+                yield self._statements
             finally:
                 await self._rollback()
 

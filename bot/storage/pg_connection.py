@@ -2,8 +2,9 @@
 
 :class:`PgConnection` offers exactly what :mod:`bot.storage.games`, :mod:`~bot.storage.outbox`,
 :mod:`~bot.storage.tournaments` … call on an ``aiosqlite.Connection``: ``execute`` (awaited,
-or used as ``async with``) giving a :class:`PgCursor` with ``fetchone``, ``fetchall``,
-``async for``, ``rowcount`` and ``lastrowid``; and ``executemany``. Each statement is
+or used as ``async with``) giving a :class:`~bot.storage.fetched.Fetched` cursor with
+``fetchone``, ``fetchall``, ``async for``, ``rowcount`` and ``lastrowid``; and
+``executemany``. Each statement is
 translated at this boundary (:func:`translate`), outside string literals only:
 
 - ``?`` placeholders become ``$1 … $n``;
@@ -27,15 +28,16 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import itertools
 import re
-from collections.abc import AsyncIterator, Generator, Iterable, Mapping, Sequence
-from types import TracebackType
+from collections.abc import AsyncIterator, Generator, Iterable, Mapping
 from typing import Any
 
 import asyncpg
 
 from bot.storage.errors import LostRace
+from bot.storage.fetched import Execution, Fetched
 
 IDENTITY_TABLES = frozenset({"games", "outbox", "due", "tournaments", "tournament_log"})
 """Tables whose ``id`` the database numbers (SQLite's rowid alias), so an insert returns it."""
@@ -50,8 +52,11 @@ _REPLACE = re.compile(
     r"^\s*INSERT OR REPLACE INTO (\w+) \(([^)]*)\)(.*)$", re.IGNORECASE | re.DOTALL
 )
 _INSERT = re.compile(r"^\s*INSERT INTO (\w+)\b", re.IGNORECASE)
+_ROWS = re.compile(r"^\s*(SELECT|WITH|VALUES)\b|\bRETURNING\b", re.IGNORECASE)
+_QUERY = re.compile(r"^\s*(SELECT|WITH|VALUES)\b", re.IGNORECASE)
 
 
+@functools.lru_cache(maxsize=512)
 def translate(sql: str) -> str:
     """``sql`` (one statement of the storage modules) in PostgreSQL's form; see the module."""
     parts: list[str] = []
@@ -102,79 +107,27 @@ def _rowcount(status: str | None) -> int:
     return int(last) if last.isdigit() else -1
 
 
-class PgCursor:
-    """The rows and counts of one executed statement (all fetched at once)."""
-
-    def __init__(self, rows: Sequence[asyncpg.Record], status: str | None, returning: bool) -> None:
-        self._rows = list(rows)
-        self._next = 0
-        self.rowcount = _rowcount(status)
-        self.lastrowid: int | None = None
-        if returning and self._rows:
-            self.lastrowid = int(self._rows[0][0])
-
-    async def fetchone(self) -> asyncpg.Record | None:
-        if self._next >= len(self._rows):
-            return None
-        self._next += 1
-        return self._rows[self._next - 1]
-
-    async def fetchall(self) -> list[asyncpg.Record]:
-        rest, self._next = self._rows[self._next :], len(self._rows)
-        return rest
-
-    def __aiter__(self) -> PgCursor:
-        return self
-
-    async def __anext__(self) -> asyncpg.Record:
-        row = await self.fetchone()
-        if row is None:
-            raise StopAsyncIteration
-        return row
-
-    async def close(self) -> None:
-        self._rows = []
-
-
-class _Execution:
-    """What ``execute`` returns: awaited, the cursor; as ``async with``, the same cursor."""
-
-    def __init__(self, run: Generator[Any, None, PgCursor]) -> None:
-        self._run = run
-        self._cursor: PgCursor | None = None
-
-    def __await__(self) -> Generator[Any, None, PgCursor]:
-        return self._run
-
-    async def __aenter__(self) -> PgCursor:
-        self._cursor = await self
-        return self._cursor
-
-    async def __aexit__(
-        self,
-        kind: type[BaseException] | None,
-        error: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        if self._cursor is not None:
-            await self._cursor.close()
-
-
 class PgConnection:
     """An asyncpg connection answering the storage modules' aiosqlite calls."""
 
     def __init__(self, connection: asyncpg.Connection) -> None:
         self.raw = connection
 
-    def execute(self, sql: str, parameters: Iterable[Any] = ()) -> _Execution:
-        return _Execution(self._execute(sql, tuple(parameters)).__await__())
+    def execute(self, sql: str, parameters: Iterable[Any] = ()) -> Execution:
+        return Execution(self._execute(sql, tuple(parameters)))
 
-    async def _execute(self, sql: str, parameters: tuple[Any, ...]) -> PgCursor:
+    async def _execute(self, sql: str, parameters: tuple[Any, ...]) -> Fetched:
+        """One round trip, the statement prepared once per connection (asyncpg's cache):
+        rows fetched whole, or the command's status read for its count."""
         translated = translate(sql)
         with _races():
-            statement = await self.raw.prepare(translated)
-            rows = await statement.fetch(*parameters)
-        return PgCursor(rows, statement.get_statusmsg(), translated.endswith(" RETURNING id"))
+            if not _ROWS.search(translated):
+                return Fetched((), _rowcount(await self.raw.execute(translated, *parameters)))
+            rows = await self.raw.fetch(translated, *parameters)
+        if _QUERY.match(translated):
+            return Fetched(rows)
+        identity = translated.endswith(" RETURNING id") and rows
+        return Fetched(rows, len(rows), int(rows[0][0]) if identity else None)
 
     async def executemany(self, sql: str, parameters: Iterable[Iterable[Any]]) -> None:
         rows = [tuple(p) for p in parameters]

@@ -124,7 +124,8 @@ async def transfer(path: Path, dsn: str, *, batch: int = BATCH) -> Copied:
     database = await Database.open_read_only(path)
     try:
         await _require_current(database, path)
-        async with database.reading() as source:
+        async with database.reading() as reading:
+            source = reading.raw  # aiosqlite's own cursors: a table streamed in batches
             tables = await sqlite_tables(source)
             try:
                 target = await connect(dsn)
