@@ -48,12 +48,49 @@ the data, the tournament's pure maths and the service's own tests, without the f
 Discord, subprocesses or whole tournaments."""
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    """One worker per core, each kept on its own (``-n auto``): a test's threads (aiosqlite's,
+    the AI's) then hand work to each other on one core instead of waking an idle one, which
+    on a virtual machine costs more than the work (a game of the leak test: about half)."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "")
+    count = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "0"))
+    if not worker.startswith("gw") or not hasattr(os, "sched_setaffinity"):
+        return
+    cores = sorted(os.sched_getaffinity(0))
+    if 1 < count <= len(cores):
+        os.sched_setaffinity(0, {cores[int(worker[2:]) % len(cores)]})
+
+
+LONGEST = (
+    "tests/bot/test_leaks.py",
+    "tests/bot/competition/test_heats.py",
+    "tests/bot/competition/test_advancing.py",
+    "tests/bot/test_crash.py",
+    "tests/bot/discord/test_clicking.py",
+    "tests/bot/test_concurrency.py",
+    "tests/bot/discord/test_live_message.py",
+    "tests/bot/test_schedule_crash.py",
+    "tests/bot/discord/test_leaks.py",
+    "tests/bot/discord/test_live_news.py",
+    "tests/bot/competition/test_by_themselves.py",
+    "tests/bot/test_ai_seats.py",
+    "tests/engine/ai/test_games.py",
+    "tests/bot/discord/test_tournament.py",
+)
+"""The files whose tests take longest (whole games and tournaments, killed processes),
+longest first: the workers start on them (``--no-loadscope-reorder``, pyproject), so that
+the short files fill the end and no worker is left finishing a long one alone."""
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     root = config.rootpath
+    rank: dict[pytest.Item, int] = {}
     for item in items:
         where = item.path.relative_to(root).as_posix()
         if where.startswith(QUICK):
             item.add_marker(pytest.mark.quick)
+        rank[item] = LONGEST.index(where) if where in LONGEST else len(LONGEST)
+    items.sort(key=rank.__getitem__)  # stable: each file's tests keep their order
 
 
 @pytest.fixture(autouse=True)

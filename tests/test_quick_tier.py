@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.conftest import QUICK
+from tests.conftest import LONGEST, QUICK
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -19,3 +19,8 @@ def test_each_quick_prefix_names_test_files_that_exist() -> None:
 def test_the_quick_tier_holds_the_engine_and_the_conformance_cases() -> None:
     assert "tests/engine/" in QUICK
     assert any("tests/test_conformance.py".startswith(prefix) for prefix in QUICK)
+
+
+def test_each_of_the_longest_files_exists() -> None:
+    for name in LONGEST:
+        assert (ROOT / name).is_file(), name

@@ -28,12 +28,15 @@ async def sqlite_columns(path: Path) -> Columns:
     database = await Database.open(path)
     try:
         async with database.reading() as connection:
-            tables = await connection.execute_fetchall(
-                "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'"
-            )
+            tables = await (
+                await connection.execute(
+                    "SELECT name FROM sqlite_master WHERE type = 'table'"
+                    " AND name NOT LIKE 'sqlite_%'"
+                )
+            ).fetchall()
             found: Columns = {}
             for (table,) in tables:
-                rows = await connection.execute_fetchall(f"PRAGMA table_info({table})")
+                rows = await (await connection.execute(f"PRAGMA table_info({table})")).fetchall()
                 found[table] = {row[1]: row[2] for row in rows}
             return found
     finally:
