@@ -8,6 +8,7 @@ text and box the header draws, so tests read the picture's words back from it.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 from PIL import ImageDraw
 
@@ -153,6 +154,7 @@ class HeaderLayout:
         return [x.text for x in self.labels]
 
 
+@lru_cache(maxsize=1024)
 def _fitted(text: str, size: int, width: float) -> tuple[str, int]:
     """``text`` at the largest size ≤ ``size`` (≥ 12) fitting ``width``, else shortened."""
     for candidate in range(size, 11, -1):
@@ -163,12 +165,18 @@ def _fitted(text: str, size: int, width: float) -> tuple[str, int]:
     return text + "...", 12
 
 
+@lru_cache(maxsize=1024)
+def _bbox(text: str, size: int, anchor: str) -> tuple[float, float, float, float]:
+    """The box ``text`` fills at ``size`` around its anchor point (measured once)."""
+    return font(size).getbbox(text, anchor=anchor)
+
+
 def _text_label(
     role: str, text: str, at: tuple[float, float], size: int, width: float, anchor: str,
     side: Side | None,
 ) -> Label:  # fmt: skip
     shown, size = _fitted(text, size, width)
-    box = font(size).getbbox(shown, anchor=anchor)
+    box = _bbox(shown, size, anchor)
     x, y = at
     return Label(
         role, shown, (x + box[0], y + box[1], x + box[2], y + box[3]), side, size, at, anchor
