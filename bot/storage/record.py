@@ -151,6 +151,24 @@ class Settings:
         return settings
 
 
+_DECODED: dict[int, tuple[dict[str, Any], Settings]] = {}
+"""The settings last decoded from each row's dict (by identity: a game's row is copied
+with every action, its settings dict with it, and never changed in place)."""
+_DECODED_MOST = 256
+
+
+def _settings_of(data: dict[str, Any]) -> Settings:
+    """:meth:`Settings.from_json` of ``data``, decoded once while ``data`` is in use."""
+    found = _DECODED.get(id(data))
+    if found is not None and found[0] is data:
+        return found[1]
+    settings = Settings.from_json(data)
+    if len(_DECODED) >= _DECODED_MOST:
+        _DECODED.pop(next(iter(_DECODED), 0), None)  # the oldest
+    _DECODED[id(data)] = (data, settings)  # holding ``data`` keeps its id from reuse
+    return settings
+
+
 @dataclass(frozen=True)
 class Game:
     """A loaded game: ``state`` is None in the lobby; ``n`` actions have been applied."""
@@ -166,7 +184,7 @@ class Game:
 
     @cached_property
     def settings(self) -> Settings:
-        return Settings.from_json(self.row.settings)
+        return _settings_of(self.row.settings)
 
     def seat_of(self, user: int) -> int | None:
         return next((s.seat for s in self.seats if s.user == user), None)
