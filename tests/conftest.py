@@ -57,7 +57,7 @@ def pytest_configure(config: pytest.Config) -> None:
     if not worker.startswith("gw") or not hasattr(os, "sched_setaffinity"):
         return
     cores = sorted(os.sched_getaffinity(0))
-    if 1 < count <= len(cores):
+    if count > 1 and len(cores) > 1:
         os.sched_setaffinity(0, {cores[int(worker[2:]) % len(cores)]})
 
 
