@@ -190,8 +190,10 @@ async def test_waiting_posts_go_out_as_one_message_whose_nonce_survives_a_restar
     fixed = [r.batch for r in await waiting(service) if r.kind == "post"]
     assert fixed and fixed[0] is not None and len(set(fixed)) == 1  # the message was fixed
     second = Recorder()
-    await Deliverer(service.db, second).start()
-    await asyncio.sleep(0.05)
+    again = Deliverer(service.db, second)
+    await again.start()
+    await again.idle()
+    await again.close()
     [post, *_] = [s for s in second.sent if s.kind == "post"]
     assert post.nonce == f"titan-{fixed[0]}"  # sent again as it was: Discord drops a double
     texts = [json.loads(r.body)["text"] for r in posts]

@@ -20,6 +20,16 @@ def picture(land: int | None = None) -> Picture:
 STATE = coloured_state()
 
 
+async def until(probe, timeout: float = 30.0) -> None:
+    """Wait (the event loop running) until ``probe()`` holds: a drawing started in its
+    worker thread, a task answered; however slow the machine (bounded against a hang)."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while not probe():
+        assert loop.time() < deadline, "it did not happen"
+        await asyncio.sleep(0.001)
+
+
 class Gated:
     """A renderer that waits for a gate before each drawing and records what it drew."""
 
@@ -67,10 +77,10 @@ async def test_a_burst_in_one_channel_ends_with_the_latest_picture():
     renderer = Gated()
     painter = Painter(renderer)
     first = asyncio.create_task(painter.draw(picture(1), key="ch"))
-    await asyncio.sleep(0.05)  # the first drawing has started and waits at the gate
+    await until(lambda: renderer.running == 1)  # the first drawing waits at the gate
     later = [asyncio.create_task(painter.draw(picture(land), key="ch")) for land in (2, 3, 4)]
-    await asyncio.sleep(0.05)
-    assert [t.done() for t in later] == [True, True, False]  # 2 and 3 were replaced
+    await until(lambda: later[0].done() and later[1].done())  # 2 and 3 were replaced
+    assert not later[2].done() and not first.done()
     renderer.gate.set()
     images = await asyncio.gather(first, *later)
     assert images == [b"png-1", None, None, b"png-4"]
@@ -82,15 +92,16 @@ async def test_the_pool_is_bounded_and_one_channel_draws_in_order():
     renderer = Gated()
     painter = Painter(renderer, workers=2)
     tasks = [asyncio.create_task(painter.draw(picture(1), key="a"))]
-    await asyncio.sleep(0.05)
+    await until(lambda: renderer.running == 1)
     tasks.append(asyncio.create_task(painter.draw(picture(2), key="a")))
-    await asyncio.sleep(0.05)
+    await asyncio.sleep(0.05)  # time for a's second picture to start, were it not to wait
     assert renderer.running == 1  # a's second picture waits for its first, a worker idle
     tasks += [
         asyncio.create_task(painter.draw(picture(land), key=key))
         for land, key in ((3, "b"), (4, "c"), (5, "d"))
     ]
-    await asyncio.sleep(0.05)
+    await until(lambda: renderer.running == 2)
+    await asyncio.sleep(0.05)  # time for a third drawing to start, were the pool not full
     assert renderer.running == 2  # two at a time, however many channels ask
     renderer.gate.set()
     assert await asyncio.gather(*tasks) == [f"png-{n}".encode() for n in range(1, 6)]
@@ -111,7 +122,7 @@ async def test_closing_answers_what_still_waits():
     painter = Painter(renderer)
     busy = asyncio.create_task(painter.draw(picture(1), key="a"))
     waiting = asyncio.create_task(painter.draw(picture(2), key="b"))
-    await asyncio.sleep(0.05)
+    await until(lambda: renderer.running >= 1)
     await painter.close()
     renderer.gate.set()
     assert await asyncio.gather(busy, waiting) == [None, None]
