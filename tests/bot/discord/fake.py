@@ -426,15 +426,18 @@ class FakeDiscord:
     # --- what a test reads -----------------------------------------------------------------
     async def wait_for(self, probe: Callable[[], T | None], timeout: float = 60.0) -> T:
         """Poll ``probe`` until it returns something truthy (bounded by ``timeout``: a guard
-        against a hang, generous for a busy machine)."""
+        against a hang, generous for a busy machine): at once, then ever less often (from
+        half a millisecond to 10 ms), so a quick answer is seen as soon as it comes."""
         deadline = time.monotonic() + timeout
+        pause = 0.0005
         while True:
             found = probe()
             if found:
                 return found
             if time.monotonic() > deadline:
                 raise AssertionError(f"nothing came within {timeout} s")
-            await asyncio.sleep(0.01)
+            await asyncio.sleep(pause)
+            pause = min(2 * pause, 0.01)
 
     def sent_for(self, pushed: Pushed) -> list[Sent]:
         """The messages made with ``pushed``'s token (the original response first)."""
