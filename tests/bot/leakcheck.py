@@ -11,7 +11,6 @@ draw a teleport of another's legion only when the lord it needs was revealed to 
 
 from __future__ import annotations
 
-import copy
 import re
 from collections import Counter
 from collections.abc import Iterable
@@ -155,7 +154,7 @@ class Watch:
     def follow(self, after: GameState, events: list[ev.Event]) -> None:
         """Take in one action: from the state before it to ``after``."""
         state = self.state
-        self.before = copy.deepcopy(self.knowledge)
+        self.before = self.knowledge.copy()
         self.knowledge.follow(state, after, events)
         self.battles += self.before.battle is False and self.knowledge.battle
         self.pair = (state, after)

@@ -147,6 +147,15 @@ class Knowledge:
         self.running: dict[str, Counter[str]] = {}
         """Each legion's contents while the events of one action are checked."""
 
+    def copy(self) -> Knowledge:
+        """An independent copy (each counter copied: what ``copy.deepcopy`` makes, faster)."""
+        twin = Knowledge(self.seats)
+        twin.public = {marker: Counter(known) for marker, known in self.public.items()}
+        twin.engaged = dict(self.engaged)
+        twin.battle = self.battle
+        twin.running = {marker: Counter(known) for marker, known in self.running.items()}
+        return twin
+
     # --- entitlement -------------------------------------------------------------------
     def may_see(self, state: GameState, marker: str, seat: int | None) -> bool:
         legion = state.legions[marker]
