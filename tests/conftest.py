@@ -10,6 +10,7 @@ import asyncio
 import itertools
 import os
 import socket
+import tempfile
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
@@ -49,9 +50,15 @@ Discord, subprocesses or whole tournaments."""
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    """One worker per core, each kept on its own (``-n auto``): a test's threads (aiosqlite's,
-    the AI's) then hand work to each other on one core instead of waking an idle one, which
-    on a virtual machine costs more than the work (a game of the leak test: about half)."""
+    """Compiled modules kept for the processes the tests start (the workers, the bots the
+    crash tests kill and start again), outside the repository, when the environment says
+    not to write them beside the sources; and one worker per core, each kept on its own
+    (``-n auto``): a test's threads (aiosqlite's, the AI's) then hand work to each other on
+    one core instead of waking an idle one, which on a virtual machine costs more than the
+    work (a game of the leak test: about half)."""
+    if os.environ.get("PYTHONDONTWRITEBYTECODE") and not os.environ.get("PYTHONPYCACHEPREFIX"):
+        os.environ["PYTHONPYCACHEPREFIX"] = str(Path(tempfile.gettempdir()) / "titanbot-pycache")
+        del os.environ["PYTHONDONTWRITEBYTECODE"]
     worker = os.environ.get("PYTEST_XDIST_WORKER", "")
     count = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "0"))
     if not worker.startswith("gw") or not hasattr(os, "sched_setaffinity"):
