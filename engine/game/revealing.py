@@ -63,6 +63,8 @@ def in_battle(state: GameState, legion: Legion) -> bool:
 
 def unrevealed(state: GameState, legion: Legion) -> bool:
     """Whether showing all of ``legion`` now would show something new."""
-    return not in_battle(state, legion) and bool(
-        Counter(legion.characters) - Counter(legion.revealed)
-    )
+    if in_battle(state, legion) or not legion.characters:
+        return False
+    if not legion.revealed:  # nothing shown yet (the common case: no counting)
+        return True
+    return bool(Counter(legion.characters) - Counter(legion.revealed))
