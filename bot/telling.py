@@ -12,6 +12,7 @@ from bot.competition.results import game_ended
 from bot.context import Caller, Place
 from bot.offers import Offers, public_offers
 from bot.offers.board import lobby_offers
+from bot.offers.model import Choices
 from bot.outbox.writer import Told, write
 from bot.ports import GameHost
 from bot.records.seal import record_digest, sealed
@@ -22,6 +23,7 @@ from bot.storage import due, readers
 from bot.storage import games as rows
 from bot.storage.connection import WorkUnit
 from bot.storage.record import Game, load_open_game
+from engine.game.legal import to_act
 
 
 async def told(
@@ -53,7 +55,7 @@ async def told(
         replies = replace(replies, elsewhere=(*replies.elsewhere, *ended))
         replies = sealed(replies, await record_digest(unit.connection, before.id))
     if replies.public is not None and now is not None and now.state is not None:
-        offers = Offers.of(now.id, now.n, public_offers(now.state))
+        offers = Offers.of(now.id, now.n, _board(now))
         replies = replace(replies, public=replace(replies.public, offers=offers))
     elif replies.public is not None and now is not None and replies.public.offers is None:
         seated = lobby_offers(len(now.seats), now.settings.players)
@@ -70,6 +72,16 @@ async def told(
     told = Told(place, caller, game.id if game else None, version, reply_to)
     count = await write(unit.connection, told, replies)
     return replace(replies, stored=count > 0)
+
+
+def _board(game: Game) -> Choices:
+    """The board's choices on the channel's news: none while the game waits for a
+    computer's seat (nobody may click for it; it answers at once)."""
+    assert game.state is not None
+    seat = to_act(game.state)
+    if seat is not None and game.is_ai(seat):
+        return Choices()
+    return public_offers(game.state)
 
 
 def _final_card(replies: Replies) -> bool:
