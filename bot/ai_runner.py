@@ -56,6 +56,8 @@ AT_ONCE = 4
 """Games whose AI seats play background slices at the same moment."""
 LEASE = 60.0
 """Seconds a process keeps a game's AI seats to itself without renewing the lease."""
+GIVE_UP_TRIES = 3
+"""Tries of letting the leases go when the runner closes."""
 
 
 class AiRunner:
@@ -298,9 +300,20 @@ class AiRunner:
         await asyncio.gather(*tasks, return_exceptions=True)
         self._tasks.clear()
         if self.service.db.shared:  # every AI lease of this process, held or half taken
+            await self._give_up_leases()
+        self._held.clear()
+
+    async def _give_up_leases(self) -> None:
+        """Let every AI lease of this process go, trying again a few times: a query the
+        closing cut short may keep the connection busy for a moment; were the leases not
+        let go, another process would wait for them to run out (:data:`LEASE`)."""
+        for attempt in range(GIVE_UP_TRIES):
             try:
                 async with self.service.db.transaction() as db:
                     await leases.give_up_prefixed(db, leases.AI_PREFIX, self.service.holder)
+                return
             except Exception:  # the database may be gone already: the leases run out
-                log.warning("the AI leases could not be let go", exc_info=True)
-        self._held.clear()
+                if attempt + 1 == GIVE_UP_TRIES:
+                    log.warning("the AI leases could not be let go", exc_info=True)
+                    return
+                await asyncio.sleep(0.1 * (attempt + 1))
