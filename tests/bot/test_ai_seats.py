@@ -21,7 +21,7 @@ from bot.schedule.scheduler import Scheduler
 from bot.service import GameService
 from bot.storage import Status, outbox
 from bot.storage import games as rows
-from bot.storage.record import Game, full_replay, load_game
+from bot.storage.record import Game, full_replay, initial_state, load_game, replay_rows
 from engine.characters import STARTING_LEGION
 from engine.game import actions as a
 from engine.game.legal import to_act
@@ -142,6 +142,40 @@ async def test_after_a_slice_of_one_the_ai_seats_go_on_by_themselves_to_the_huma
         await service.close()
     assert to_act(game.state) == 0
     assert message_from_json(posts[-1].body).message.mention == (HUMAN.user,)
+
+
+async def test_the_news_offers_the_board_only_when_a_person_is_to_act(db_target):
+    """While the game waits for a computer's seat its news carries no buttons (nobody may
+    click for it); the news that hands the decision to the human carries the board."""
+    service = await GameService.open(db_target, seeds=lambda: 8, ai_limit=1)
+    try:
+        await open_with_ai(service, players=3)
+        await service.ai.idle()
+        for _ in range(12):  # the human's actions, each followed by the computers'
+            game = await service.game_in(CHANNEL)
+            if to_act(game.state) == 0:
+                await step(service, CHANNEL, seed=1)
+            await asyncio.wait_for(service.ai.idle(), TIMEOUT)
+        async with service.db.reading() as db:
+            posts = [r for r in await outbox.waiting(db, CHANNEL) if r.kind == "post"]
+            row = await rows.game(db, game.id)
+            seats = await rows.seats(db, game.id)
+            log = await rows.actions(db, game.id)
+    finally:
+        await service.close()
+    start = initial_state(row, seats)[0]
+    seen = {True: 0, False: 0}
+    for post in posts:
+        if post.version is None or post.version == 0:
+            continue
+        state = replay_rows(start, log[: post.version])
+        seat = to_act(state)
+        offers = message_from_json(post.body).message.offers
+        offered = offers is not None and bool(offers.items or offers.menus)
+        computer = seat is not None and game.is_ai(seat)
+        assert offered is not computer, (post.version, seat)
+        seen[computer] += 1
+    assert seen[True] > 0 and seen[False] > 0  # both kinds of news were told
 
 
 async def test_a_game_of_computers_alone_plays_itself_to_its_end(db_target):
