@@ -15,11 +15,10 @@ import json
 import os
 import random
 import time
-from collections.abc import Coroutine, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from multiprocessing import get_context
-from types import TracebackType
 from typing import Any
 
 from bot.storage import SeatRow, Status
@@ -27,6 +26,7 @@ from bot.storage import games as rows
 from bot.storage.backends import Target, is_postgres, open_database
 from bot.storage.connection import Backend, Connection, Cursor
 from bot.storage.eventlog import events_to_json
+from bot.storage.fetched import Execution
 from bot.storage.record import encode_state
 from bot.syntax import FORMATTERS, format_action, parse_command, to_action
 from engine.game import actions as a
@@ -98,27 +98,6 @@ def play_chunk(first: int, count: int) -> list[Playout]:
     return [play_out(rng) for _ in range(count)]
 
 
-class _Statement:
-    """What :meth:`Batched.execute` returns: awaited, or used as ``async with``."""
-
-    def __init__(self, run: Coroutine[Any, Any, Cursor]) -> None:
-        self._run = run
-
-    def __await__(self) -> Any:
-        return self._run.__await__()
-
-    async def __aenter__(self) -> Cursor:
-        return await self._run
-
-    async def __aexit__(
-        self,
-        kind: type[BaseException] | None,
-        error: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        return None
-
-
 class _Held:
     """The cursor of a held-back insert: nothing to read."""
 
@@ -156,11 +135,11 @@ class Batched:
         self.connection = connection
         self.pending: dict[str, list[tuple[Any, ...]]] = {}
 
-    def execute(self, sql: str, parameters: Iterable[Any] = (), /) -> _Statement:
+    def execute(self, sql: str, parameters: Iterable[Any] = (), /) -> Execution[Cursor]:
         if sql.startswith(self.HELD):
             self.pending.setdefault(sql, []).append(tuple(parameters))
-            return _Statement(self._held())
-        return _Statement(self._now(sql, tuple(parameters)))
+            return Execution(self._held())
+        return Execution(self._now(sql, tuple(parameters)))
 
     async def executemany(self, sql: str, parameters: Iterable[Iterable[Any]], /) -> None:
         if sql.startswith(self.HELD):

@@ -9,7 +9,9 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Generator, Sequence
 from types import TracebackType
-from typing import Any
+from typing import Any, Generic, TypeVar
+
+_Answer = TypeVar("_Answer")
 
 
 class Fetched:
@@ -46,17 +48,17 @@ class Fetched:
         self._rows = []
 
 
-class Execution:
-    """What ``execute`` returns: awaited, the :class:`Fetched` answer; used as
-    ``async with``, the same answer."""
+class Execution(Generic[_Answer]):
+    """What ``execute`` returns: awaited, the statement's answer (a :class:`Fetched`);
+    used as ``async with``, the same answer."""
 
-    def __init__(self, run: Awaitable[Fetched]) -> None:
+    def __init__(self, run: Awaitable[_Answer]) -> None:
         self._run = run
 
-    def __await__(self) -> Generator[Any, None, Fetched]:
+    def __await__(self) -> Generator[Any, None, _Answer]:
         return self._run.__await__()
 
-    async def __aenter__(self) -> Fetched:
+    async def __aenter__(self) -> _Answer:
         return await self._run
 
     async def __aexit__(

@@ -113,7 +113,7 @@ class PgConnection:
     def __init__(self, connection: asyncpg.Connection) -> None:
         self.raw = connection
 
-    def execute(self, sql: str, parameters: Iterable[Any] = ()) -> Execution:
+    def execute(self, sql: str, parameters: Iterable[Any] = ()) -> Execution[Fetched]:
         return Execution(self._execute(sql, tuple(parameters)))
 
     async def _execute(self, sql: str, parameters: tuple[Any, ...]) -> Fetched:

@@ -29,7 +29,7 @@ class SqliteConnection:
     def __init__(self, connection: aiosqlite.Connection) -> None:
         self.raw = connection
 
-    def execute(self, sql: str, parameters: Iterable[Any] = ()) -> Execution:
+    def execute(self, sql: str, parameters: Iterable[Any] = ()) -> Execution[Fetched]:
         return Execution(self._execute(sql, tuple(parameters)))
 
     async def _execute(self, sql: str, parameters: tuple[Any, ...]) -> Fetched:
