@@ -33,43 +33,43 @@ class Told:
 
 
 async def write(db: Connection, told: Told, replies: Replies) -> int:
-    """Queue the rows ``replies`` call for (inside the caller's transaction); how many."""
+    """Queue the rows ``replies`` call for (inside the caller's transaction, in one
+    statement); how many."""
     channel = told.place.channel
-    count = 0
+    queued: list[rows.NewRow] = []
 
-    async def add(
+    def add(
         kind: str,
         message: Message,
         recipient: int | None = None,
         elsewhere: Notice | None = None,
     ) -> None:
-        nonlocal count
         during = message.battle is not None and message.battle.stage is BattleStage.DURING
-        await rows.add(
-            db,
-            game=elsewhere.game if elsewhere else told.game,
-            channel=elsewhere.channel if elsewhere else channel,
-            kind=kind,
-            body=message_to_json(message),
-            recipient=recipient,
-            reply_to=told.reply_to if kind != "dm" and elsewhere is None else None,
-            version=None if elsewhere else told.version,
-            lane="battle" if kind == "post" and during else "game",
+        queued.append(
+            rows.NewRow(
+                game=elsewhere.game if elsewhere else told.game,
+                channel=elsewhere.channel if elsewhere else channel,
+                kind=kind,
+                body=message_to_json(message),
+                recipient=recipient,
+                reply_to=told.reply_to if kind != "dm" and elsewhere is None else None,
+                version=None if elsewhere else told.version,
+                lane="battle" if kind == "post" and during else "game",
+            )
         )
-        count += 1
 
     answer = _answer(told, replies)
     if answer is not None:
-        await add("answer", answer, told.caller.user)
+        add("answer", answer, told.caller.user)
     if replies.public is not None:
-        await add("post", replies.public)
+        add("post", replies.public)
     answered = told.reply_to is not None
     for user, message in replies.private.items():
         if not (answered and user == told.caller.user):
-            await add("dm", message, user)
+            add("dm", message, user)
     for notice in replies.elsewhere:
-        await add("post", notice.message, elsewhere=notice)
-    return count
+        add("post", notice.message, elsewhere=notice)
+    return await rows.add_all(db, queued)
 
 
 RECEIPT = "✓"

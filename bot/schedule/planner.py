@@ -39,7 +39,7 @@ async def plan(
     if current is not None and decision is not None and current.decision == decision.key:
         return
     await items.cancel(db, game.id, (DEADLINE, REMINDER))
-    if current is not None and not by_timeout:
+    if current is not None and not by_timeout and current.seat != actor:
         await items.reset_lapses(db, game.id, current.seat)  # they answered in time
     if decision is None:
         if current is not None:
@@ -95,8 +95,6 @@ async def _start(db: Connection, game: Game, seat: int, key: str, since: float, 
         await items.set_clock(db, game.id, Clock(seat, key, since, now))
         await items.add(db, game.id, DEADLINE, now, seat, key)
         return
-    if deadline is not None:
-        await items.add(db, game.id, DEADLINE, max(deadline, now), seat, key)
-    for moment in reminder_times(timing, since):
-        if moment >= now:
-            await items.add(db, game.id, REMINDER, moment, seat, key)
+    falling = [(DEADLINE, max(deadline, now), seat, key)] if deadline is not None else []
+    falling += [(REMINDER, m, seat, key) for m in reminder_times(timing, since) if m >= now]
+    await items.add_all(db, game.id, falling)

@@ -93,6 +93,16 @@ async def add(
     return cursor.lastrowid
 
 
+async def add_all(
+    db: Connection, game: int, new: Iterable[tuple[str, float, int | None, str | None]]
+) -> None:
+    """Items of ``game`` given as (kind, at, seat, decision), in one statement."""
+    await db.executemany(
+        "INSERT INTO due (game, kind, seat, decision, at) VALUES (?, ?, ?, ?, ?)",
+        [(game, kind, seat, decision, at) for kind, at, seat, decision in new],
+    )
+
+
 async def cancel(db: Connection, game: int, kinds: tuple[str, ...]) -> None:
     """Forget the pending items of ``kinds`` of ``game`` (their decision was made)."""
     marks = ", ".join("?" for _ in kinds)

@@ -41,7 +41,9 @@ class SqliteConnection:
         return Fetched((), cursor.rowcount, cursor.lastrowid)
 
     async def executemany(self, sql: str, parameters: Iterable[Iterable[Any]]) -> None:
-        await self.raw.executemany(sql, parameters)
+        rows = [tuple(p) for p in parameters]
+        if rows:
+            await self.raw.executemany(sql, rows)
 
     @property
     def in_transaction(self) -> bool:
