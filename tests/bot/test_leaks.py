@@ -16,12 +16,13 @@ import random
 import pytest
 
 from bot.context import Place
+from bot.legality import legal
 from bot.offers import public_offers
 from bot.replies import Message, Picture, PictureKind, Replies
 from bot.service import GameService
 from bot.storage import Database
 from engine.game.apply import apply
-from engine.game.legal import legal_actions, to_act
+from engine.game.legal import to_act
 from engine.game.state import GameState
 from tests.bot.agent import caller, pick, user_id
 from tests.bot.leakcheck import Watch, leaks, parts
@@ -174,7 +175,9 @@ async def check_game(
         seat = to_act(state)
         assert seat is not None
         rng = random.Random(f"{agent}:{game.n}")
-        action = pick(legal_actions(state, seat), rng, True, showing=SHOWING)
+        # the choices of the service's own state (equal to ``state``, checked below), which
+        # the board on its news has already asked for: remembered, not computed again
+        action = pick(legal(game.state, seat), rng, True, showing=SHOWING)
         if rng.random() < ASK_CHOICES:
             found += await private_step(service, channel, seat, watch)
         after, events = apply(state, seat, action)
