@@ -68,6 +68,14 @@ async def scenario(store: Any, monkeypatch: pytest.MonkeyPatch) -> dict[str, Any
         await outbox.set_place(
             db, CHANNEL, "game", outbox.Place(CHANNEL, 42, "live text", files="d1g3st")
         )
+        queued = [
+            outbox.NewRow(first, CHANNEL + 1, "post", '{"t": 2}', version=6),
+            outbox.NewRow(first, CHANNEL + 1, "dm", '{"t": 3}', recipient=ALICE, lane="battle"),
+            outbox.NewRow(None, CHANNEL + 1, "answer", '{"t": 4}', reply_to='"r"'),
+        ]
+        seen["queued"] = await outbox.add_all(db, queued), await outbox.add_all(db, [])
+        with pytest.raises(ValueError):
+            await outbox.add_all(db, [outbox.NewRow(None, CHANNEL, "shout", "{}")])
     async with store.reading() as raw:
         db = cast(Connection, raw)
         seen["game"] = await games.game(db, first)
@@ -96,6 +104,11 @@ async def scenario(store: Any, monkeypatch: pytest.MonkeyPatch) -> dict[str, Any
         seen["games_of"] = await games.games_of(db, BOB)
         seen["open_in"] = await games.count_open_games_in(db, GUILD)
         seen["outbox"] = await outbox.waiting(db, CHANNEL)
+        queued_back = await outbox.waiting(db, CHANNEL + 1)
+        seen["queued_back"] = [(r.kind, r.lane, r.recipient, r.body, r.reply_to, r.version)
+                               for r in queued_back]  # fmt: skip
+        assert [r.body for r in queued_back] == ['{"t": 2}', '{"t": 3}', '{"t": 4}']
+        assert sorted(r.id for r in queued_back) == [r.id for r in queued_back]
         seen["channels_waiting"] = await outbox.channels_waiting(db)
         seen["outcomes"] = await outbox.outcomes(db, CHANNEL)
         seen["place"] = await outbox.place(db, CHANNEL, "game")
@@ -261,6 +274,12 @@ async def clock_scenario(store: Any, monkeypatch: pytest.MonkeyPatch) -> dict[st
         first = await due.add(db, game, due.DEADLINE, 200.0, 0, "split:1")
         second = await due.add(db, game, due.REMINDER, 150.0, 0, "split:1")
         await due.add(db, game, due.TIME_LIMIT, 900.0)
+        await due.add_all(
+            db, game, [(due.REMINDER, 180.0, 0, "split:1"), (due.REMINDER, 190.0, 1, None)]
+        )
+        await due.add_all(db, game, [])
+        added = [(i.kind, i.at, i.seat, i.decision) for i in await due.pending(db, game)][1:3]
+        assert added == [(due.REMINDER, 180.0, 0, "split:1"), (due.REMINDER, 190.0, 1, None)]
         seen["next"] = await due.next_at(db)
         seen["due_by"] = await due.due_by(db, 160.0)
         await due.begin(db, first)
