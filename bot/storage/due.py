@@ -77,6 +77,9 @@ async def drop_clock(db: Connection, game: int) -> None:
     await db.execute("DELETE FROM clocks WHERE game = ?", (game,))
 
 
+_INSERT = "INSERT INTO due (game, kind, seat, decision, at) VALUES (?, ?, ?, ?, ?)"
+
+
 async def add(
     db: Connection,
     game: int,
@@ -86,7 +89,7 @@ async def add(
     decision: str | None = None,
 ) -> int:
     cursor = await db.execute(
-        "INSERT INTO due (game, kind, seat, decision, at) VALUES (?, ?, ?, ?, ?)",
+        _INSERT,
         (game, kind, seat, decision, at),
     )
     assert cursor.lastrowid is not None
@@ -98,7 +101,7 @@ async def add_all(
 ) -> None:
     """Items of ``game`` given as (kind, at, seat, decision), in one statement."""
     await db.executemany(
-        "INSERT INTO due (game, kind, seat, decision, at) VALUES (?, ?, ?, ?, ?)",
+        _INSERT,
         [(game, kind, seat, decision, at) for kind, at, seat, decision in new],
     )
 

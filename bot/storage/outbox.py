@@ -52,6 +52,12 @@ def _row(values: Iterable[Any]) -> OutboxRow:
     return OutboxRow(*values)
 
 
+_INSERT = (
+    "INSERT INTO outbox (game, channel, kind, lane, recipient, body, reply_to, version,"
+    " created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
+)
+
+
 async def add(
     db: Connection,
     *,
@@ -68,8 +74,7 @@ async def add(
     if kind not in KINDS:
         raise ValueError(f"an outbox row is one of {KINDS}, not {kind!r}")
     cursor = await db.execute(
-        "INSERT INTO outbox (game, channel, kind, lane, recipient, body, reply_to, version,"
-        " created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        _INSERT,
         (game, channel, kind, lane, recipient, body, reply_to, version, now()),
     )
     assert cursor.lastrowid is not None
@@ -99,8 +104,7 @@ async def add_all(db: Connection, new: Iterable[NewRow]) -> int:
     if queued:
         at = now()
         await db.executemany(
-            "INSERT INTO outbox (game, channel, kind, lane, recipient, body, reply_to, version,"
-            " created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            _INSERT,
             [
                 (r.game, r.channel, r.kind, r.lane, r.recipient, r.body, r.reply_to, r.version, at)
                 for r in queued
