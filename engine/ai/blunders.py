@@ -10,13 +10,13 @@ position, so that the level is as deterministic as the others.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import replace
 
 from engine.ai.maneuvering import choose_maneuver, stance
 from engine.ai.striking import choose_strike
 from engine.ai.tiebreak import jitter
 from engine.battle.position import Side
 from engine.battle.state import Battle
+from engine.frozen import evolve
 from engine.game import actions as a
 from engine.game import battle_actions as b
 from engine.game.state import GameState
@@ -52,7 +52,7 @@ def choose_blunder(
             return moves[int(chance("which") * len(moves))]
         if b.EndManeuver() in legal and battle.moves and chance("end") < EARLY_END:
             return b.EndManeuver()
-        plan = replace(stance(battle, side), pull=CHARGE)
+        plan = evolve(stance(battle, side), pull=CHARGE)
         return choose_maneuver(battle, side, legal, tie, plan)
     strikes = [x for x in legal if isinstance(x, b.Strike)]
     if strikes and chance("big") < BIG_TARGET:

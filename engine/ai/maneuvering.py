@@ -12,7 +12,7 @@ a Titan, the enemies that could reach it next turn. Characters off the board alw
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from engine.ai.battlefield import blow, damage_worth, worth
 from engine.ai.odds import combine, hits
@@ -23,6 +23,7 @@ from engine.battle.state import Battle
 from engine.battle.strike import strike_number
 from engine.battleland import LABELS, distance, neighbours
 from engine.characters import TITAN, character
+from engine.frozen import evolve
 from engine.game import actions as a
 from engine.game import battle_actions as b
 
@@ -151,8 +152,8 @@ def move_gains(
             mover = Fighter(action.character, side, action.to, power)
             start = -LEFT_OFF - worth(mover, True)
             rest = position.fighters
-        moved = replace(mover, hex=action.to)
-        after = replace(position, fighters=(*rest, moved))
+        moved = evolve(mover, hex=action.to)
+        after = evolve(position, fighters=(*rest, moved))
         gain = placement(after, moved, plan) - start + clash(after, side) - now + tie(action)
         found.append((gain, action))
     return found

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from engine.ai.battlefield import worth
 from engine.ai.maneuvering import (
@@ -34,6 +34,7 @@ from engine.ai.maneuvering import (
 from engine.battle.maneuvering import destinations, maneuver
 from engine.battle.position import Fighter, Position, Side
 from engine.battle.state import LAST_TURN, Battle, BattleStep
+from engine.frozen import evolve
 from engine.game import actions as a
 from engine.game import battle_actions as b
 
@@ -117,17 +118,17 @@ def phase_start(battle: Battle) -> Battle:
             waiting[fighters[i].side].append(fighters[i].name)
             del fighters[i]
         else:
-            fighters[i] = replace(fighters[i], hex=record.start)
-    position = replace(battle.position, fighters=tuple(fighters))
+            fighters[i] = evolve(fighters[i], hex=record.start)
+    position = evolve(battle.position, fighters=tuple(fighters))
     off = {side: tuple(names) for side, names in waiting.items() if names}
-    return _normal(replace(battle, position=position, off_board=off, moves=(), take_backs=0))
+    return _normal(evolve(battle, position=position, off_board=off, moves=(), take_backs=0))
 
 
 def _normal(battle: Battle) -> Battle:
     """``battle`` with its fighters and waiting characters in a fixed order."""
     fighters = tuple(sorted(battle.position.fighters, key=lambda f: (f.side.value, f.hex)))
     off = {side: tuple(sorted(battle.waiting(side))) for side in Side if battle.waiting(side)}
-    return replace(battle, position=replace(battle.position, fighters=fighters), off_board=off)
+    return evolve(battle, position=evolve(battle.position, fighters=fighters), off_board=off)
 
 
 _CACHE: OrderedDict[tuple[object, ...], Plan] = OrderedDict()
@@ -176,15 +177,15 @@ def search(battle: Battle, side: Side, tie: Tie, budget: Budget) -> Plan:
         after, _ = maneuver(battle, action.character, action.to)
         consider(((action.character, action.to),), after, base)
     assert best is not None
-    return replace(best, nodes=budget.spent)
+    return evolve(best, nodes=budget.spent)
 
 
 def candidate_stances(battle: Battle, base: Stance) -> list[Stance]:
     """The usual stance first, then the others worth trying."""
     if base.side is Side.DEFENDER:
-        others = [replace(base, pull=p) for p in DEFENDER_PULLS if p != base.pull]
+        others = [evolve(base, pull=p) for p in DEFENDER_PULLS if p != base.pull]
     else:
-        others = [replace(base, pull=base.pull * k) for k in ATTACKER_FACTORS]
+        others = [evolve(base, pull=base.pull * k) for k in ATTACKER_FACTORS]
     return [base, *others]
 
 
@@ -204,7 +205,7 @@ def greedy_plan(
         if not legal:
             break
         budget.spend(len(legal))
-        now = replace(plan, waiting=frozenset(battle.waiting(side)))
+        now = evolve(plan, waiting=frozenset(battle.waiting(side)))
         choice, gain = best_maneuver(battle, side, legal, tie, now)
         if choice is None or gain <= 0:
             break
@@ -239,7 +240,7 @@ def _answer(after: Battle, side: Side, tie: Tie, budget: Budget) -> Position | N
     if turn > LAST_TURN:
         return None
     entered = after.entered | {side}
-    theirs = replace(
+    theirs = evolve(
         after, phasing=enemy, turn=turn, moves=(), step=BattleStep.MANEUVER, entered=entered
     )
     moves, answered = greedy_plan(theirs, enemy, stance(theirs, enemy), tie, budget)

@@ -6,11 +6,12 @@ the log's JSON form ``{"type": "Move", ...fields}``.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, fields
 from typing import Any, TypeVar
 
 from engine.codec import decode, encode
 from engine.errors import InvalidNotation
+from engine.frozen import evolve
 from engine.game.state import Proposal
 from engine.movement import MoveKind
 
@@ -232,7 +233,7 @@ def with_default_reveal(action: A) -> A:
     if name is None:
         return action
     default = next(f.default for f in fields(action) if f.name == name)
-    return replace(action, **{name: default})
+    return evolve(action, **{name: default})
 
 
 def register(cls: type[Action]) -> type[Action]:

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from engine.errors import IllegalMuster, IllegalSummon, NotYourTurn, WrongPhase
+from engine.frozen import evolve
 from engine.game.actions import Acquire, Decline, Reinforce, Summon
 from engine.game.common import (
     Step,
@@ -48,7 +47,7 @@ def _aftermath(state: GameState, seat: int, doing: str) -> tuple[Engagement, Aft
 
 
 def _with(state: GameState, engagement: Engagement, aftermath: Aftermath) -> GameState:
-    return replace(state, engagement=replace(engagement, aftermath=aftermath))
+    return evolve(state, engagement=evolve(engagement, aftermath=aftermath))
 
 
 def summon(state: GameState, seat: int, action: Summon) -> Step:
@@ -62,8 +61,8 @@ def summon(state: GameState, seat: int, action: Summon) -> Step:
             "yours, not with an enemy, holding that lord (RULES §7.2)"
         )
     state, events = summon_lord(state, action.donor, engagement.attacker, action.lord)
-    state = replace(state, turn=replace(state.turn, summoned=True))
-    state = _with(state, engagement, replace(aftermath, may_summon=False))
+    state = evolve(state, turn=evolve(state.turn, summoned=True))
+    state = _with(state, engagement, evolve(aftermath, may_summon=False))
     state, more = continue_aftermath(state)
     return state, events + more
 
@@ -74,13 +73,11 @@ def summon_lord(state: GameState, donor_marker: str, marker: str, lord: str) -> 
     left = list(donor.characters)
     left.remove(lord)
     legion = state.legion(marker)
-    legion = add_revealed(
-        replace(legion, characters=sort_names([*legion.characters, lord])), [lord]
-    )
+    legion = add_revealed(evolve(legion, characters=sort_names([*legion.characters, lord])), [lord])
     events: list[Event] = [LordSummoned(donor_marker, marker, lord), contents(legion)]
     state = state.with_legion(legion)
     if left:
-        donor = replace(donor, characters=tuple(left), revealed=())
+        donor = evolve(donor, characters=tuple(left), revealed=())
         state = state.with_legion(donor)
         events.append(contents(donor))
     else:
@@ -98,10 +95,10 @@ def reinforce(state: GameState, seat: int, action: Reinforce) -> Step:
     terrain = land_of(legion.land).terrain
     revealed = action.revealed or _first_way(state, action.recruit)
     check_muster(terrain, legion.characters, action.recruit, revealed, dict(state.caretaker))
-    legion = replace(legion, characters=sort_names([*legion.characters, action.recruit]))
+    legion = evolve(legion, characters=sort_names([*legion.characters, action.recruit]))
     legion = add_revealed(legion, [*revealed, action.recruit])
     state = take_from_caretaker(state.with_legion(legion), [action.recruit])
-    state = _with(state, engagement, replace(aftermath, may_reinforce=False))
+    state = _with(state, engagement, evolve(aftermath, may_reinforce=False))
     events: list[Event] = [
         Mustered(legion.marker, action.recruit, tuple(revealed), reinforcement=True),
         contents(legion),
@@ -129,10 +126,10 @@ def acquire(state: GameState, seat: int, action: Acquire) -> Step:
     assert aftermath.winner is not None
     marker = engagement.attacker if aftermath.winner.value == "attacker" else engagement.defender
     legion = state.legion(marker)
-    legion = replace(legion, characters=sort_names([*legion.characters, action.lord]))
+    legion = evolve(legion, characters=sort_names([*legion.characters, action.lord]))
     legion = add_revealed(legion, [action.lord])
     state = take_from_caretaker(state.with_legion(legion), [action.lord])
-    state = _with(state, engagement, replace(aftermath, acquisitions=aftermath.acquisitions[1:]))
+    state = _with(state, engagement, evolve(aftermath, acquisitions=aftermath.acquisitions[1:]))
     events: list[Event] = [LordAcquired(marker, action.lord), contents(legion)]
     state, more = continue_aftermath(state)
     return state, events + more
@@ -142,11 +139,11 @@ def decline(state: GameState, seat: int, action: Decline) -> Step:
     """Give up the pending summon, reinforcement or one acquisition."""
     engagement, aftermath = _aftermath(state, seat, "decline")
     if aftermath.may_summon:
-        aftermath, what = replace(aftermath, may_summon=False), "summon"
+        aftermath, what = evolve(aftermath, may_summon=False), "summon"
     elif aftermath.may_reinforce:
-        aftermath, what = replace(aftermath, may_reinforce=False), "reinforcement"
+        aftermath, what = evolve(aftermath, may_reinforce=False), "reinforcement"
     elif aftermath.acquisitions:
-        aftermath, what = replace(aftermath, acquisitions=aftermath.acquisitions[1:]), "acquisition"
+        aftermath, what = evolve(aftermath, acquisitions=aftermath.acquisitions[1:]), "acquisition"
     else:
         raise WrongPhase("there is nothing to decline")
     state, events = continue_aftermath(_with(state, engagement, aftermath))

@@ -10,7 +10,6 @@ battle is over turns its verdict into an :class:`~engine.game.outcome.Outcome`.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
 
 from engine.battle.concession import concede
 from engine.battle.ending import verdict
@@ -19,6 +18,7 @@ from engine.battle.position import Side
 from engine.battle.state import Battle, BattleStep, Casualty, EndKind, Supplies
 from engine.battle.turn import advance, new_battle
 from engine.characters import ANGEL, ARCHANGEL, titan_power
+from engine.frozen import evolve
 from engine.game.aftermath import summon_lord
 from engine.game.common import Step, add_revealed, contents, sort_names, take_from_caretaker
 from engine.game.events import BATTLE, BattleBegun, Event, Mustered, Revealed
@@ -76,14 +76,14 @@ def begin_battle(state: GameState) -> Step:
     ]
     for legion in (attacker, defender):  # everyone saw them: record keeping may recall it
         state = state.with_legion(add_revealed(legion, legion.characters))
-    state = replace(state, engagement=replace(engagement, stage=Stage.BATTLE, battle=battle))
+    state = evolve(state, engagement=evolve(engagement, stage=Stage.BATTLE, battle=battle))
     return settle(state, battle, events)
 
 
 def roll(state: GameState, count: int) -> tuple[GameState, tuple[int, ...]]:
     """``count`` dice from the game's generator."""
     values, dice = state.dice.roll(count)
-    return replace(state, dice=dice), values
+    return evolve(state, dice=dice), values
 
 
 def roll_off(state: GameState) -> tuple[GameState, tuple[tuple[int, int], ...]]:
@@ -105,7 +105,7 @@ def settle(state: GameState, battle: Battle, events: Sequence[Event]) -> Step:
     engagement = state.engagement
     assert engagement is not None
     before = engagement.battle.casualties if engagement.battle is not None else ()
-    state = replace(state, engagement=replace(engagement, battle=battle))
+    state = evolve(state, engagement=evolve(engagement, battle=battle))
     state = _remove_casualties(state, battle.casualties[len(before) :])
     for event in list(found):
         if isinstance(event, EntrantArrived):
@@ -124,7 +124,7 @@ def _remove_casualties(state: GameState, fallen: Sequence[Casualty]) -> GameStat
         legion = state.legion(marker_of(state, casualty.side))
         left = list(legion.characters)
         left.remove(casualty.name)
-        state = state.with_legion(add_revealed(replace(legion, characters=tuple(left)), ()))
+        state = state.with_legion(add_revealed(evolve(legion, characters=tuple(left)), ()))
     return state
 
 
@@ -135,9 +135,9 @@ def _join(state: GameState, arrived: EntrantArrived) -> Step:
     assert engagement is not None
     if arrived.donor is not None:
         state, events = summon_lord(state, arrived.donor, engagement.attacker, arrived.name)
-        return replace(state, turn=replace(state.turn, summoned=True)), events
+        return evolve(state, turn=evolve(state.turn, summoned=True)), events
     legion = state.legion(engagement.defender)
-    legion = replace(legion, characters=sort_names([*legion.characters, arrived.name]))
+    legion = evolve(legion, characters=sort_names([*legion.characters, arrived.name]))
     legion = add_revealed(legion, [*arrived.revealed, arrived.name])
     state = take_from_caretaker(state.with_legion(legion), [arrived.name])
     mustered = Mustered(legion.marker, arrived.name, arrived.revealed, reinforcement=True)

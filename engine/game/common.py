@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Mapping
-from dataclasses import replace
 
 from engine.errors import NotYourTurn, WrongPhase
+from engine.frozen import evolve
 from engine.game.events import GAME_OVER, Event, LegionContents, Revealed
 from engine.game.state import GameState, Legion, Phase
 from engine.game.waiting import waiting_words
@@ -68,15 +68,15 @@ def shift_counts(counts: Mapping[str, int], names: Iterable[str], sign: int) -> 
 
 
 def take_from_caretaker(state: GameState, names: Iterable[str]) -> GameState:
-    return replace(state, caretaker=shift_counts(state.caretaker, names, -1))
+    return evolve(state, caretaker=shift_counts(state.caretaker, names, -1))
 
 
 def return_to_caretaker(state: GameState, names: Iterable[str]) -> GameState:
-    return replace(state, caretaker=shift_counts(state.caretaker, names, 1))
+    return evolve(state, caretaker=shift_counts(state.caretaker, names, 1))
 
 
 def to_dead_pile(state: GameState, names: Iterable[str]) -> GameState:
-    return replace(state, dead=shift_counts(state.dead, names, 1))
+    return evolve(state, dead=shift_counts(state.dead, names, 1))
 
 
 def contents(legion: Legion) -> LegionContents:
@@ -90,7 +90,7 @@ def add_revealed(legion: Legion, shown: Iterable[str]) -> Legion:
     for name, n in Counter(shown).items():
         known[name] = max(known[name], n)
     have = Counter(legion.characters)
-    return replace(legion, revealed=sort_names((known & have).elements()))
+    return evolve(legion, revealed=sort_names((known & have).elements()))
 
 
 def reveal_winners(state: GameState) -> list[Event]:

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterable
-from dataclasses import replace
 
 from engine.characters import character
+from engine.frozen import evolve
 from engine.game.common import Step, reveal_winners
 from engine.game.events import (
     TITAN_LOST,
@@ -96,11 +96,11 @@ def _retire(state: GameState, seat: int, eliminator: int | None) -> Step:
     player = state.player(seat)
     reason = WITHDREW if player.withdrawing else TITAN_LOST
     state = drop_final_turn(state, seat)
-    state = state.with_player(replace(player, eliminated=True, withdrawing=False, markers=()))
+    state = state.with_player(evolve(player, eliminated=True, withdrawing=False, markers=()))
     events: list[Event] = [PlayerEliminated(seat, eliminator, reason)]
     if eliminator is not None:
         heir = state.player(eliminator)
-        state = state.with_player(replace(heir, markers=heir.markers + player.markers))
+        state = state.with_player(evolve(heir, markers=heir.markers + player.markers))
         events.append(MarkersInherited(eliminator, player.markers))
     return state, events
 
@@ -110,7 +110,7 @@ def award(state: GameState, seat: int, points: int, reason: str) -> Step:
     if points <= 0 or state.player(seat).eliminated:
         return state, []
     player = state.player(seat)
-    state = state.with_player(replace(player, score=player.score + points))
+    state = state.with_player(evolve(player, score=player.score + points))
     return state, [PointsScored(seat, points, player.score + points, reason)]
 
 
@@ -124,5 +124,5 @@ def check_game_over(state: GameState, last_out: Iterable[int] = ()) -> Step:
     else:
         winners, reason = tuple(sorted(last_out)), "draw: the last Titans fell together"
     result = Result(winners, reason)
-    state = replace(state, phase=Phase.OVER, result=result, engagement=None)
+    state = evolve(state, phase=Phase.OVER, result=result, engagement=None)
     return state, [GameOver(winners, reason), *reveal_winners(state)]

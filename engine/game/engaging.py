@@ -9,11 +9,11 @@ declaration the other may only accept, concede or fight.
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import replace
 
 from engine.battle.position import Side
 from engine.characters import TITAN
 from engine.errors import IllegalEngagement, NotYourTurn
+from engine.frozen import evolve
 from engine.game.actions import Accept, Concede, Engage, Fight, Flee, NoMoreProposals, Propose
 from engine.game.battle_flow import begin_battle
 from engine.game.common import Step, require_active, require_phase, sort_names
@@ -50,7 +50,7 @@ def engage(state: GameState, seat: int, action: Engage) -> Step:
     defender = next(leg for leg in legions if leg.owner != seat)
     record = next(m for m in reversed(state.turn.moves) if m.marker == attacker.marker)
     entry_side = record.entry_side if record.entry_side is not None else 3
-    state = replace(
+    state = evolve(
         state, engagement=Engagement(action.land, attacker.marker, defender.marker, entry_side)
     )
     both = frozenset({seat, defender.owner})
@@ -124,10 +124,10 @@ def propose(state: GameState, seat: int, action: Propose) -> Step:
     if not action.proposals:
         raise IllegalEngagement("make at least one proposal")
     # The same deal in another order is the same deal (SoP: "no proposals previously made").
-    action = replace(
+    action = evolve(
         action,
         proposals=tuple(
-            replace(p, survivor_losses=sort_names(p.survivor_losses)) for p in action.proposals
+            evolve(p, survivor_losses=sort_names(p.survivor_losses)) for p in action.proposals
         ),
     )
     for proposal in action.proposals:
@@ -138,13 +138,13 @@ def propose(state: GameState, seat: int, action: Propose) -> Step:
         raise IllegalEngagement("a set of proposals needs at least one new proposal (SoP)")
     first = len(engagement.proposals) + 1
     offered = tuple(OfferedProposal(first + i, role, p) for i, p in enumerate(action.proposals))
-    engagement = replace(
+    engagement = evolve(
         engagement,
         proposals=engagement.proposals + offered,
         to_act=role.other,
         may_flee=False,
     )
-    state = replace(state, engagement=engagement)
+    state = evolve(state, engagement=engagement)
     numbered = tuple((o.number, o.proposal) for o in offered)
     # A proposal may name characters of either legion: only the two players hear it.
     return state, [ProposalsMade(role, numbered, audience=engaged_players(state))]
@@ -196,8 +196,8 @@ def concede(state: GameState, seat: int, action: Concede) -> Step:
     """Concede before battle: the opponent scores the whole legion (RULES §5.6)."""
     engagement, role = negotiating(state, seat, "concede")
     if role is Side.DEFENDER and engagement.may_flee:
-        engagement = replace(engagement, may_flee=False)
-    return concede_engagement(replace(state, engagement=engagement), role)
+        engagement = evolve(engagement, may_flee=False)
+    return concede_engagement(evolve(state, engagement=engagement), role)
 
 
 def concede_engagement(state: GameState, role: Side) -> Step:
@@ -222,8 +222,8 @@ def no_more_proposals(state: GameState, seat: int, action: NoMoreProposals) -> S
     engagement, role = negotiating(state, seat, "declare no more proposals")
     if engagement.no_more is not None:
         raise IllegalEngagement("your opponent declared already: accept, concede or fight")
-    engagement = replace(engagement, no_more=role, to_act=role.other, may_flee=False)
-    return replace(state, engagement=engagement), [NoMoreProposalsDeclared(role)]
+    engagement = evolve(engagement, no_more=role, to_act=role.other, may_flee=False)
+    return evolve(state, engagement=engagement), [NoMoreProposalsDeclared(role)]
 
 
 def fight(state: GameState, seat: int, action: Fight) -> Step:

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from engine.battle.position import Side
 from engine.errors import IllegalAction, WrongPhase
+from engine.frozen import evolve
 from engine.game.actions import Withdraw
 from engine.game.battle_flow import concede_battle
 from engine.game.common import Step
@@ -41,7 +40,7 @@ def withdraw(state: GameState, seat: int, action: Withdraw) -> Step:
         defending = defender if defender.owner == seat else None
     if defending is not None and defending.has_titan:
         return withdraw_now(state, seat)
-    state = state.with_player(replace(player, withdrawing=True))
+    state = state.with_player(evolve(player, withdrawing=True))
     events: list[Event] = [WithdrawalQueued(seat)]
     if defending is not None:
         # His legion under attack concedes at once (errata 20.4, the sleeping player).
@@ -58,10 +57,8 @@ def _give_up_rights(state: GameState, seat: int) -> Step:
     engagement = state.engagement
     if engagement is None or engagement.aftermath is None or aftermath_seat(state) != seat:
         return state, []
-    aftermath = replace(
-        engagement.aftermath, may_summon=False, may_reinforce=False, acquisitions=()
-    )
-    return continue_aftermath(replace(state, engagement=replace(engagement, aftermath=aftermath)))
+    aftermath = evolve(engagement.aftermath, may_summon=False, may_reinforce=False, acquisitions=())
+    return continue_aftermath(evolve(state, engagement=evolve(engagement, aftermath=aftermath)))
 
 
 def _concede(state: GameState, role: Side) -> Step:
@@ -78,7 +75,7 @@ def withdraw_now(state: GameState, seat: int) -> Step:
     The player is marked withdrawing first, so that his elimination, whether by the
     concession of his Titan's legion or afterwards, is told as a withdrawal.
     """
-    state = state.with_player(replace(state.player(seat), withdrawing=True))
+    state = state.with_player(evolve(state.player(seat), withdrawing=True))
     engagement = state.engagement
     events: list[Event] = []
     if engagement is not None and engagement.stage is not Stage.AFTERMATH:
@@ -106,5 +103,5 @@ def withdraw_now(state: GameState, seat: int) -> Step:
             # The opponent keeps his rights; ours went with our legions.
             state, more = continue_aftermath(state)
             return state, events + more
-        state = replace(state, engagement=None)
+        state = evolve(state, engagement=None)
     return state, events

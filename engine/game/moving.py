@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections import defaultdict
 from collections.abc import Iterable
-from dataclasses import replace
 
 from engine.characters import TITAN
 from engine.errors import IllegalAction, IllegalMove
+from engine.frozen import evolve
 from engine.game.actions import EndMovement, Move, Mulligan, TakeBack
 from engine.game.common import (
     Step,
@@ -113,8 +114,8 @@ def mulligan(state: GameState, seat: int, action: Mulligan) -> Step:
     if refusal is not None:
         raise IllegalAction(refusal)
     value, dice = state.dice.roll_one()
-    turn = replace(state.turn, roll=value, mulligan_used=True)
-    return replace(state, dice=dice, turn=turn), [MovementRolled(seat, value, mulligan=True)]
+    turn = evolve(state.turn, roll=value, mulligan_used=True)
+    return evolve(state, dice=dice, turn=turn), [MovementRolled(seat, value, mulligan=True)]
 
 
 def _kind_for(ctx: MoveContext, action: Move) -> MoveKind:
@@ -123,7 +124,7 @@ def _kind_for(ctx: MoveContext, action: Move) -> MoveKind:
     options = [o for o in legal_moves(ctx) if o.destination == action.land]
     if not options and ctx.towers_barred:
         # A Tower that only the first-turn bar keeps out: refuse it as the teleport it is.
-        unbarred = tower_teleports(replace(ctx, towers_barred=False))
+        unbarred = tower_teleports(dataclasses.replace(ctx, towers_barred=False))
         options = [o for o in unbarred if o.destination == action.land]
     kinds = {o.kind for o in options}
     return MoveKind.NORMAL if MoveKind.NORMAL in kinds or len(kinds) != 1 else kinds.pop()
@@ -163,11 +164,11 @@ def move(state: GameState, seat: int, action: Move) -> Step:
     entry_side = option.entry_sides[0] if engaged else None
     lord = _teleport_lord(legion, kind, action.lord)
     record = MoveRecord(legion.marker, legion.land, action.land, kind, entry_side, lord)
-    moved = replace(legion, land=action.land)
+    moved = evolve(legion, land=action.land)
     if lord is not None:
         moved = add_revealed(moved, [lord])
-    turn = replace(state.turn, moves=(*state.turn.moves, record))
-    state = replace(state.with_legion(moved), turn=turn)
+    turn = evolve(state.turn, moves=(*state.turn.moves, record))
+    state = evolve(state.with_legion(moved), turn=turn)
     return state, [LegionMoved(legion.marker, legion.land, action.land, kind, entry_side, lord)]
 
 
@@ -185,10 +186,10 @@ def take_back(state: GameState, seat: int, action: TakeBack) -> Step:
         raise IllegalMove(take_back_limit(state))
     events: list[Event] = []
     for record in reversed(state.turn.moves[index:]):
-        state = state.with_legion(replace(state.legion(record.marker), land=record.start))
+        state = state.with_legion(evolve(state.legion(record.marker), land=record.start))
         events.append(MoveTakenBack(record.marker, record.start))
-    turn = replace(state.turn, moves=state.turn.moves[:index], take_backs=state.turn.take_backs + 1)
-    return replace(state, turn=turn), events
+    turn = evolve(state.turn, moves=state.turn.moves[:index], take_backs=state.turn.take_backs + 1)
+    return evolve(state, turn=turn), events
 
 
 def obligation_problem(state: GameState) -> str | None:
@@ -226,7 +227,7 @@ def end_movement(state: GameState, seat: int, action: EndMovement) -> Step:
     moved = frozenset(m.marker for m in state.turn.moves)
     engagements = pending_engagements(state)
     phase = Phase.ENGAGE if engagements else Phase.MUSTER
-    state = replace(state, phase=phase, turn=replace(state.turn, moved=moved, take_backs=0))
+    state = evolve(state, phase=phase, turn=evolve(state.turn, moved=moved, take_backs=0))
     return state, [*events, MovementEnded(engagements)]
 
 
@@ -274,7 +275,7 @@ def _recombine(state: GameState, seat: int, keep: tuple[str, ...]) -> Step:
         originals = [m for m in markers if m not in state.turn.split_parents]
         chosen = [m for m in markers if m in keep]
         kept = (originals or chosen or markers)[0]
-        merged = replace(
+        merged = evolve(
             state.legion(kept),
             characters=sort_names(c for leg in together for c in leg.characters),
             revealed=(),

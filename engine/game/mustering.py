@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from engine.errors import IllegalMuster
+from engine.frozen import evolve
 from engine.game.actions import Muster
 from engine.game.common import (
     Step,
@@ -58,11 +57,11 @@ def muster(state: GameState, seat: int, action: Muster) -> Step:
         else default_reveal(state, legion, action.recruit)
     )
     check_muster(terrain, legion.characters, action.recruit, revealed, dict(state.caretaker))
-    legion = replace(legion, characters=sort_names([*legion.characters, action.recruit]))
+    legion = evolve(legion, characters=sort_names([*legion.characters, action.recruit]))
     legion = add_revealed(legion, [*revealed, action.recruit])
     state = take_from_caretaker(state.with_legion(legion), [action.recruit])
-    turn = replace(state.turn, mustered=state.turn.mustered | {legion.marker})
-    return replace(state, turn=turn), [
+    turn = evolve(state.turn, mustered=state.turn.mustered | {legion.marker})
+    return evolve(state, turn=turn), [
         Mustered(legion.marker, action.recruit, revealed),
         contents(legion),
     ]

@@ -26,11 +26,12 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Iterable
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, fields
 
 from engine.characters import CHARACTERS, TITAN, character
 from engine.dice import Dice
 from engine.errors import InvalidNotation
+from engine.frozen import evolve
 from engine.game.state import GameState, Legion, MoveRecord, Options, Phase, Player, Result, Turn
 from engine.markers import COLOURS, colour, marker_colour
 from engine.masterboard import TOWERS, parse_land
@@ -277,7 +278,7 @@ def _build(parsed: list[_Legion], header: _Header) -> GameState:
         result=Result(winners, "position") if winners else None,
     )
     _check(state)
-    return replace(state, turn=_turn(state, header))
+    return evolve(state, turn=_turn(state, header))
 
 
 def _phase(header: _Header) -> Phase:
@@ -304,7 +305,7 @@ def _turn(state: GameState, header: _Header) -> Turn:
     if state.phase is Phase.ENGAGE:
         moves += _engaged_loops(state, {m.marker for m in moves})
     after = state.phase in (Phase.ENGAGE, Phase.MUSTER)
-    return replace(
+    return evolve(
         state.turn,
         roll=roll,
         mulligan_used=bool(header.flag("mulligan")),

@@ -10,11 +10,12 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 from engine.acquisition import ARCHANGEL_EVERY, acquisitions
 from engine.battle.position import Side
 from engine.characters import ANGEL, ARCHANGEL, TITAN, character
+from engine.frozen import evolve
 from engine.game.common import (
     Step,
     add_revealed,
@@ -118,9 +119,7 @@ def conclude(state: GameState, outcome: Outcome) -> Step:
         state, more = return_slain(state, removed)
         return state, events + more
     aftermath = _rights(state, outcome, old_score, tuple(removed))
-    state = replace(
-        state, engagement=replace(engagement, stage=Stage.AFTERMATH, aftermath=aftermath)
-    )
+    state = evolve(state, engagement=evolve(engagement, stage=Stage.AFTERMATH, aftermath=aftermath))
     state, more = continue_aftermath(state)
     return state, events + more
 
@@ -141,7 +140,7 @@ def _apply_losses(
     if not left:
         return state.without_legion(marker), [*events, LegionEliminated(marker, legion.owner)], ()
     kept = sort_names(left.elements())
-    legion = add_revealed(replace(legion, characters=kept), ())
+    legion = add_revealed(evolve(legion, characters=kept), ())
     return state.with_legion(legion), [*events, contents(legion)], kept
 
 
@@ -222,14 +221,14 @@ def continue_aftermath(state: GameState) -> Step:
     assert engagement is not None and engagement.aftermath is not None
     aftermath = engagement.aftermath
     if aftermath.may_summon and not _summon_possible(state, engagement.attacker):
-        aftermath = replace(aftermath, may_summon=False)
+        aftermath = evolve(aftermath, may_summon=False)
     if aftermath.may_reinforce and not _has_room(state, engagement.defender):
-        aftermath = replace(aftermath, may_reinforce=False)
-    state = replace(state, engagement=replace(engagement, aftermath=aftermath))
+        aftermath = evolve(aftermath, may_reinforce=False)
+    state = evolve(state, engagement=evolve(engagement, aftermath=aftermath))
     if not aftermath.may_summon and not aftermath.may_reinforce:
         while aftermath.acquisitions and not acquisition_options(state):
-            aftermath = replace(aftermath, acquisitions=aftermath.acquisitions[1:])
-            state = replace(state, engagement=replace(engagement, aftermath=aftermath))
+            aftermath = evolve(aftermath, acquisitions=aftermath.acquisitions[1:])
+            state = evolve(state, engagement=evolve(engagement, aftermath=aftermath))
     if aftermath.may_summon or aftermath.may_reinforce or aftermath.acquisitions:
         return state, []
     return finish_engagement(state)
@@ -270,6 +269,6 @@ def finish_engagement(state: GameState) -> Step:
     engagement = state.engagement
     assert engagement is not None and engagement.aftermath is not None
     state, events = return_slain(state, engagement.aftermath.slain)
-    state = replace(state, engagement=None)
+    state = evolve(state, engagement=None)
     phase = Phase.ENGAGE if pending_engagements(state) else Phase.MUSTER
-    return replace(state, phase=phase), events
+    return evolve(state, phase=phase), events

@@ -4,11 +4,11 @@ withdrawing while the colours are chosen (SoP)."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
 
 from engine.characters import CHARACTERS, STARTING_LEGION
 from engine.dice import Dice
 from engine.errors import IllegalAction, InvalidNotation
+from engine.frozen import evolve
 from engine.game.actions import ChooseColour
 from engine.game.common import (
     Step,
@@ -122,7 +122,7 @@ def choose_colour(state: GameState, seat: int, action: ChooseColour) -> Step:
         )
     player = state.player(seat)
     legion = Legion(marker, seat, player.tower, sort_names(STARTING_LEGION))
-    state = state.with_player(replace(player, colour=chosen.name, markers=chosen.markers))
+    state = state.with_player(evolve(player, colour=chosen.name, markers=chosen.markers))
     state = take_from_caretaker(state.with_legion(legion), STARTING_LEGION)
     events: list[Event] = [ColourChosen(seat, chosen.name, marker, player.tower), contents(legion)]
     state, more = _next_chooser(state)
@@ -135,7 +135,7 @@ def _next_chooser(state: GameState) -> Step:
     living = [p for p in state.players if not p.eliminated]
     waiting = [p for p in living if p.colour is None]
     if waiting:
-        return replace(state, active=min(waiting, key=lambda p: p.tower).seat), []
+        return evolve(state, active=min(waiting, key=lambda p: p.tower).seat), []
     return begin_turn(state, max(living, key=lambda p: p.tower).seat)
 
 
@@ -155,11 +155,11 @@ def withdraw_at_setup(state: GameState, seat: int) -> Step:
     for legion in [leg for leg in state.legions.values() if leg.owner == seat]:
         state = return_to_caretaker(state.without_legion(legion.marker), legion.characters)
         events.append(LegionEliminated(legion.marker, seat))
-    retired = replace(player, colour=None, markers=(), eliminated=True, withdrawing=False)
+    retired = evolve(player, colour=None, markers=(), eliminated=True, withdrawing=False)
     state = state.with_player(retired)
     events.append(PlayerEliminated(seat, None, WITHDREW))
     state, more = check_game_over(state, [seat])
     if state.result is not None:
-        return replace(state, active=state.result.winners[0]), events + more
+        return evolve(state, active=state.result.winners[0]), events + more
     state, more = _next_chooser(state)
     return state, events + more

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from engine.errors import IllegalAction, IllegalSplit
+from engine.frozen import evolve
 from engine.game.actions import Roll, Split, UndoSplit
 from engine.game.common import (
     Step,
@@ -33,11 +32,11 @@ def split(state: GameState, seat: int, action: Split) -> Step:
         raise IllegalSplit("the first turn allows only the 4–4 split (RULES §3.3)")
     kept = check_split(parent.characters, [action.characters], 1, first_turn=first_turn)
     child = Legion(action.new_marker, seat, parent.land, sort_names(action.characters))
-    parent = replace(parent, characters=sort_names(kept), revealed=())
-    turn = replace(
+    parent = evolve(parent, characters=sort_names(kept), revealed=())
+    turn = evolve(
         state.turn, split_parents={**state.turn.split_parents, child.marker: parent.marker}
     )
-    state = replace(state.with_legion(parent).with_legion(child), turn=turn)
+    state = evolve(state.with_legion(parent).with_legion(child), turn=turn)
     events: list[Event] = [
         LegionSplit(parent.marker, child.marker, parent.land, parent.height, child.height),
         contents(parent),
@@ -59,10 +58,10 @@ def undo_split(state: GameState, seat: int, action: UndoSplit) -> Step:
     if not take_backs_left(state, state.turn.take_backs):
         raise IllegalSplit(take_back_limit(state))
     parent = state.legion(parent_marker)
-    merged = replace(parent, characters=sort_names(parent.characters + child.characters))
+    merged = evolve(parent, characters=sort_names(parent.characters + child.characters))
     parents = {c: p for c, p in state.turn.split_parents.items() if c != child.marker}
-    turn = replace(state.turn, split_parents=parents, take_backs=state.turn.take_backs + 1)
-    state = replace(state.without_legion(child.marker).with_legion(merged), turn=turn)
+    turn = evolve(state.turn, split_parents=parents, take_backs=state.turn.take_backs + 1)
+    state = evolve(state.without_legion(child.marker).with_legion(merged), turn=turn)
     return state, [SplitUndone(parent_marker, child.marker, merged.height), contents(merged)]
 
 
@@ -75,6 +74,6 @@ def roll(state: GameState, seat: int, action: Roll) -> Step:
             "split your starting legion 4–4 before rolling, one lord in each half (RULES §3.3)"
         )
     value, dice = state.dice.roll_one()
-    turn = replace(state.turn, roll=value, take_backs=0)
-    state = replace(state, dice=dice, phase=Phase.MOVE, turn=turn)
+    turn = evolve(state.turn, roll=value, take_backs=0)
+    state = evolve(state, dice=dice, phase=Phase.MOVE, turn=turn)
     return state, [MovementRolled(seat, value)]

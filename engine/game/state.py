@@ -7,7 +7,7 @@ change builds a new one (copy-on-write).
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from enum import Enum
 
 from engine.battle.position import Side
@@ -15,6 +15,7 @@ from engine.battle.state import Battle
 from engine.characters import TITAN, character
 from engine.dice import Dice
 from engine.errors import InvalidNotation
+from engine.frozen import evolve
 from engine.movement import MoveKind
 
 
@@ -261,10 +262,10 @@ class GameState:
     # --- copy-on-write helpers -------------------------------------------------------
     def with_player(self, player: Player) -> GameState:
         players = tuple(player if p.seat == player.seat else p for p in self.players)
-        return replace(self, players=players)
+        return evolve(self, players=players)
 
     def with_legion(self, legion: Legion) -> GameState:
-        return replace(self, legions={**self.legions, legion.marker: legion})
+        return evolve(self, legions={**self.legions, legion.marker: legion})
 
     def without_legion(self, marker: str) -> GameState:
-        return replace(self, legions={m: leg for m, leg in self.legions.items() if m != marker})
+        return evolve(self, legions={m: leg for m, leg in self.legions.items() if m != marker})

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from engine.errors import IllegalAction, WrongPhase
+from engine.frozen import evolve
 from engine.game.actions import EndTurn, ExpireTimeLimit
 from engine.game.common import Step, require_active, require_phase, reveal_winners
 from engine.game.events import Event, GameOver, TimeLimitExpired, TurnEnded, TurnStarted
@@ -28,7 +27,7 @@ def begin_turn(state: GameState, seat: int) -> Step:
     RULES §12.4: ``apply`` sees to that.)"""
     player = state.player(seat)
     turn = Turn(number=state.turn.number + 1, first_turn=player.turns_taken == 0)
-    state = replace(state, phase=Phase.SPLIT, active=seat, turn=turn, engagement=None)
+    state = evolve(state, phase=Phase.SPLIT, active=seat, turn=turn, engagement=None)
     return state, [TurnStarted(seat, turn.number)]
 
 
@@ -43,11 +42,11 @@ def finish_turn(state: GameState) -> Step:
     """Close the active player's turn and start the next one (or end the game)."""
     seat = state.active
     player = state.player(seat)
-    state = state.with_player(replace(player, turns_taken=player.turns_taken + 1))
+    state = state.with_player(evolve(player, turns_taken=player.turns_taken + 1))
     events: list[Event] = [TurnEnded(seat)]
     if state.final_turns is not None:
         left = state.final_turns - 1
-        state = replace(state, final_turns=left)
+        state = evolve(state, final_turns=left)
         if left <= 0:
             state, more = end_on_time(state)
             return state, events + more
@@ -67,7 +66,7 @@ def drop_final_turn(state: GameState, seat: int) -> GameState:
     for _ in range(state.final_turns - 1):
         current = next_seat(state, current)
         upcoming.append(current)
-    return replace(state, final_turns=state.final_turns - upcoming.count(seat))
+    return evolve(state, final_turns=state.final_turns - upcoming.count(seat))
 
 
 def expire_time_limit(state: GameState, seat: int, action: ExpireTimeLimit) -> Step:
@@ -87,7 +86,7 @@ def expire_time_limit(state: GameState, seat: int, action: ExpireTimeLimit) -> S
             "one more turn"
         )
     remaining = 1 + len(state.living_seats())
-    return replace(state, final_turns=remaining), [TimeLimitExpired(remaining)]
+    return evolve(state, final_turns=remaining), [TimeLimitExpired(remaining)]
 
 
 def end_on_time(state: GameState) -> Step:
@@ -96,5 +95,5 @@ def end_on_time(state: GameState) -> Step:
     best = max(p.score for p in living)
     winners = tuple(p.seat for p in living if p.score == best)
     result = Result(winners, "time limit")
-    state = replace(state, phase=Phase.OVER, result=result)
+    state = evolve(state, phase=Phase.OVER, result=result)
     return state, [GameOver(winners, result.reason), *reveal_winners(state)]
