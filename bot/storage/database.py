@@ -43,6 +43,7 @@ class Unit:
         try:
             yield self.connection
         except BaseException:
+            self.connection.revisions.clear()
             with contextlib.suppress(sqlite3.Error):
                 await self.connection.execute(f"ROLLBACK TO {name}")
                 await self.connection.execute(f"RELEASE {name}")
@@ -149,6 +150,7 @@ class Database:
     async def transaction(self) -> AsyncIterator[SqliteConnection]:
         """``BEGIN IMMEDIATE`` … ``COMMIT`` (``ROLLBACK`` when the block raises)."""
         async with self._lock:
+            self._statements.revisions.clear()
             await self._connection.execute("BEGIN IMMEDIATE")
             try:
                 yield self._statements
@@ -174,6 +176,7 @@ class Database:
     async def reading(self) -> AsyncIterator[SqliteConnection]:
         """A consistent read: one deferred transaction, rolled back (it never writes)."""
         async with self._lock:
+            self._statements.revisions.clear()
             await self._connection.execute("BEGIN")
             try:
                 yield self._statements

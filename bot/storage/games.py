@@ -281,7 +281,7 @@ async def update_game(
         row = await cursor.fetchone()
     if row is None:
         raise LostRace(f"game {game_id} changed since revision {expect}")
-    return int(row[0])
+    return _gave(db, game_id, int(row[0]))
 
 
 async def claim(db: Connection, game_id: int, revision: int) -> int:
@@ -295,11 +295,28 @@ async def claim(db: Connection, game_id: int, revision: int) -> int:
         row = await cursor.fetchone()
     if row is None:
         raise LostRace(f"game {game_id} changed since revision {revision}")
-    return int(row[0])
+    return _gave(db, game_id, int(row[0]))
+
+
+def _given(db: Connection) -> dict[int, int] | None:
+    """The revisions ``db``'s open transaction gave games, where the connection keeps them
+    (:attr:`bot.storage.sqlite_connection.SqliteConnection.revisions`)."""
+    given: dict[int, int] | None = getattr(db, "revisions", None)
+    return given
+
+
+def _gave(db: Connection, game_id: int, revision: int) -> int:
+    if (given := _given(db)) is not None:
+        given[game_id] = revision
+    return revision
 
 
 async def revision(db: Connection, game_id: int) -> int | None:
-    """The game's revision now (None: no such game)."""
+    """The game's revision now (None: no such game); one the open transaction gave it is
+    known without asking (its row is held until the transaction ends)."""
+    given = _given(db)
+    if given is not None and game_id in given:
+        return given[game_id]
     async with db.execute("SELECT revision FROM games WHERE id = ?", (game_id,)) as cursor:
         row = await cursor.fetchone()
     return int(row[0]) if row else None

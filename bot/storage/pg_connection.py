@@ -112,6 +112,11 @@ class PgConnection:
 
     def __init__(self, connection: asyncpg.Connection) -> None:
         self.raw = connection
+        self.revisions: dict[int, int] = {}
+        """The revisions the open transaction gave games (:func:`bot.storage.games.claim`,
+        :func:`~bot.storage.games.update_game`): asked for a game's revision, the storage
+        answers from here (the transaction holds the game's row). Emptied when a transaction
+        begins and when a savepoint is rolled back."""
 
     def execute(self, sql: str, parameters: Iterable[Any] = ()) -> Execution[Fetched]:
         return Execution(self._execute(sql, tuple(parameters)))
@@ -172,6 +177,7 @@ class PgUnit:
         try:
             yield self.connection
         except BaseException:
+            self.connection.revisions.clear()
             with contextlib.suppress(asyncpg.PostgresError, asyncpg.InterfaceError):
                 await raw.execute(f"ROLLBACK TO SAVEPOINT {name}")
                 await raw.execute(f"RELEASE SAVEPOINT {name}")
@@ -211,6 +217,7 @@ class PgDatabase:
         async with self._lock:
             await self._left_open()
             raw = self._connection.raw
+            self._connection.revisions.clear()
             await raw.execute("BEGIN")
             try:
                 yield self._connection
@@ -230,6 +237,7 @@ class PgDatabase:
         """A consistent read: one read-only repeatable-read transaction."""
         async with self._lock:
             await self._left_open()
+            self._connection.revisions.clear()
             await self._connection.raw.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
             try:
                 yield self._connection

@@ -28,6 +28,11 @@ class SqliteConnection:
 
     def __init__(self, connection: aiosqlite.Connection) -> None:
         self.raw = connection
+        self.revisions: dict[int, int] = {}
+        """The revisions the open transaction gave games (:func:`bot.storage.games.claim`,
+        :func:`~bot.storage.games.update_game`): asked for a game's revision, the storage
+        answers from here (the transaction holds the game's row). Emptied when a transaction
+        begins and when a savepoint is rolled back."""
 
     def execute(self, sql: str, parameters: Iterable[Any] = ()) -> Execution[Fetched]:
         return Execution(self._execute(sql, tuple(parameters)))
