@@ -32,14 +32,17 @@ async def plan(
     """Bring ``game``'s clock and due items up to date after a change stored at ``now``
     (``by_timeout``: the change was a passed deadline's, not the seat's own; ``actor``: the
     seat that gave it itself, back if it was absent)."""
-    if actor is not None and not by_timeout:
-        await items.reset_lapses(db, game.id, actor)  # they are here
-    current = await items.clock(db, game.id)
+    here = actor if actor is not None and not by_timeout else None
+    found = await items.clock_and_lapses(db, game.id, here)
+    if here is not None and found.seat_lapsed:
+        await items.reset_lapses(db, game.id, here)  # they are here
+    current = found.clock
     decision = decision_of(game.state) if game.row.status is Status.ACTIVE else None
     if current is not None and decision is not None and current.decision == decision.key:
         return
     await items.cancel(db, game.id, (DEADLINE, REMINDER))
-    if current is not None and not by_timeout and current.seat != actor:
+    answered = not by_timeout and found.clock_seat_lapsed  # lapses of the clock's seat
+    if current is not None and answered and current.seat != actor:
         await items.reset_lapses(db, game.id, current.seat)  # they answered in time
     if decision is None:
         if current is not None:
@@ -74,7 +77,13 @@ async def covered(db: Connection, game: Game, seat: int) -> bool:
     that turn ends), unless its game waits on a passed deadline (``pause``)."""
     if game.state is None or game.settings.timing.on_timeout == PAUSE:
         return False
-    absent = await items.absence(db, game.id, seat)
+    return _covers(game, await items.absence(db, game.id, seat))
+
+
+def _covers(game: Game, absent: items.Absence | None) -> bool:
+    """Whether ``absent`` (a seat's lapses) covers the game's player turn (:func:`covered`)."""
+    if game.state is None or game.settings.timing.on_timeout == PAUSE:
+        return False
     return absent is not None and absent.covers == game.state.turn.number
 
 
@@ -87,11 +96,11 @@ async def _start(db: Connection, game: Game, seat: int, key: str, since: float, 
     await items.set_clock(db, game.id, Clock(seat, key, since, deadline))
     if computer:
         return  # the AI answers at once
-    gone = await items.away(db, game.user_of(seat), now)
+    gone, absent = await items.away_and_absence(db, game.user_of(seat), now, game.id, seat)
     if gone is not None and gone.standin == STANDIN_AI:  # the computer stands in: at once
         await items.add(db, game.id, DEADLINE, now, seat, key)
         return
-    if await covered(db, game, seat):  # a deadline passed earlier this turn: play on
+    if _covers(game, absent):  # a deadline passed earlier this turn: play on
         await items.set_clock(db, game.id, Clock(seat, key, since, now))
         await items.add(db, game.id, DEADLINE, now, seat, key)
         return

@@ -64,6 +64,31 @@ async def clock(db: Connection, game: int) -> Clock | None:
     return Clock(int(row[0]), str(row[1]), float(row[2]), row[3]) if row else None
 
 
+@dataclass(frozen=True)
+class ClockAndLapses:
+    """A game's clock (None: none), and whether the seat asked about and the clock's own
+    seat have deadlines missed in a row (:class:`Absence`): read in one statement after
+    every change (:func:`bot.schedule.planner.plan`)."""
+
+    clock: Clock | None
+    seat_lapsed: bool
+    clock_seat_lapsed: bool
+
+
+async def clock_and_lapses(db: Connection, game: int, seat: int | None) -> ClockAndLapses:
+    """:func:`clock` and whether ``seat`` and the clock's seat have lapses, in one trip."""
+    async with db.execute(
+        "SELECT c.seat, c.decision, c.since, c.deadline,"
+        " EXISTS (SELECT 1 FROM lapses WHERE game = ? AND seat = ?),"
+        " EXISTS (SELECT 1 FROM lapses l WHERE l.game = ? AND l.seat = c.seat)"
+        " FROM (SELECT 1) AS one LEFT JOIN clocks c ON c.game = ?",
+        (game, seat, game, game),
+    ) as cursor:
+        row = await cursor.fetchone()
+    found = Clock(int(row[0]), str(row[1]), float(row[2]), row[3]) if row[1] is not None else None
+    return ClockAndLapses(found, bool(row[4]), bool(row[5]))
+
+
 async def set_clock(db: Connection, game: int, found: Clock) -> None:
     await db.execute(
         "INSERT INTO clocks (game, seat, decision, since, deadline) VALUES (?, ?, ?, ?, ?)"
@@ -358,6 +383,24 @@ async def away(db: Connection, user: int, now: float) -> Away | None:
     ) as cursor:
         row = await cursor.fetchone()
     return Away(float(row[0]), float(row[1]), row[2], row[3]) if row else None
+
+
+async def away_and_absence(
+    db: Connection, user: int, now: float, game: int, seat: int
+) -> tuple[Away | None, Absence | None]:
+    """:func:`away` of ``user`` and :func:`absence` of their ``seat`` in ``game``, in one
+    trip (a new decision's clock asks both)."""
+    async with db.execute(
+        "SELECT u.away_from, u.away_until, u.standin, u.standin_user, l.count, l.since,"
+        " l.covers FROM (SELECT 1) AS one"
+        " LEFT JOIN users u ON u.id = ? AND u.away_until > ?"
+        " LEFT JOIN lapses l ON l.game = ? AND l.seat = ?",
+        (user, now, game, seat),
+    ) as cursor:
+        row = await cursor.fetchone()
+    gone = Away(float(row[0]), float(row[1]), row[2], row[3]) if row[1] is not None else None
+    absent = Absence(int(row[4]), row[5], row[6]) if row[4] is not None else None
+    return gone, absent
 
 
 async def set_away(db: Connection, user: int, found: Away | None) -> None:

@@ -292,13 +292,35 @@ async def clock_scenario(store: Any, monkeypatch: pytest.MonkeyPatch) -> dict[st
         seen["outcomes"] = await due.outcomes(db, game)
         seen["lapsed"] = [await due.lapsed(db, game, 0), await due.lapsed(db, game, 0)]
         seen["lapses"] = await due.lapses(db, game, 0)
+        now = await due.clock(db, game)
+        seen["clock_and_lapses"] = [
+            await due.clock_and_lapses(db, game, seat) for seat in (0, 1, None)
+        ]
+        clock, *_ = seen["clock_and_lapses"]
+        assert now is not None and clock == due.ClockAndLapses(now, True, True)  # seat 0's
+        assert seen["clock_and_lapses"][1:] == [due.ClockAndLapses(now, False, True)] * 2
         await due.reset_lapses(db, game, 0)
         seen["lapses_reset"] = await due.lapses(db, game, 0)
+        seen["clock_and_lapses_reset"] = await due.clock_and_lapses(db, game, 0)
+        assert seen["clock_and_lapses_reset"] == due.ClockAndLapses(now, False, False)
         await due.set_reminder_prefs(db, ALICE, due.ReminderPrefs(True, "22:00-08:00 UTC"))
         seen["prefs"] = await due.reminder_prefs(db, ALICE)
         await due.set_away(db, BOB, due.Away(100.0, 5000.0, None, CAROL))
         seen["away"] = await due.away(db, BOB, 150.0)
         seen["not_away"] = await due.away(db, BOB, 6000.0)
+        await due.lapsed(db, game, 1, 140.0, covers=3)
+        seen["away_and_absence"] = [
+            await due.away_and_absence(db, user, at, game, seat)
+            for user, at, seat in ((BOB, 150.0, 1), (BOB, 6000.0, 1), (ALICE, 150.0, 0))
+        ]
+        absent = await due.absence(db, game, 1)
+        assert absent == due.Absence(1, 140.0, 3)
+        assert seen["away_and_absence"] == [
+            (seen["away"], absent),
+            (None, absent),
+            (await due.away(db, ALICE, 150.0), None),
+        ]
+        await due.reset_lapses(db, game, 1)
         seen["stood_in_by"] = await due.stood_in_by(db, CAROL, 150.0)
         seen["standins"] = await due.standins_of(db, [ALICE, BOB], 150.0)
         await due.set_clock(db, game, due.Clock(1, "move:1", 220.0, None))
@@ -311,6 +333,10 @@ async def clock_scenario(store: Any, monkeypatch: pytest.MonkeyPatch) -> dict[st
         seen["cancelled"] = await due.pending(db, game)
         await due.forget(db, game)
         seen["forgotten"] = (await due.pending(db, game), await due.clock(db, game))
+        await due.lapsed(db, game, 1)
+        seen["no_clock_but_lapses"] = await due.clock_and_lapses(db, game, 1)
+        assert seen["forgotten"][1] is None
+        assert seen["no_clock_but_lapses"] == due.ClockAndLapses(None, True, False)
     assert seen["away"] is not None and seen["standins"] == {BOB: CAROL}
     return seen
 
@@ -332,3 +358,76 @@ async def test_the_clock_storage_answers_on_postgresql_as_on_sqlite(
     assert set(found) == set(expected)
     for key, value in expected.items():
         assert found[key] == value, key
+
+
+async def revision_scenario(store: Any) -> list[tuple[str, int | None, int]]:
+    """A game's revision asked for inside transactions that claim it, in a savepoint rolled
+    back, and afresh: (step, the revision answered, the statements it took)."""
+    seen: list[tuple[str, int | None, int]] = []
+
+    async def asked(step: str, db: Connection, game: int) -> int | None:
+        calls: list[str] = []
+        execute = db.execute
+
+        def counted(sql: str, parameters: Any = ()) -> Any:
+            calls.append(sql)
+            return execute(sql, parameters)
+
+        setattr(db, "execute", counted)  # noqa: B010 (the instance's, for this question)
+        try:
+            found = await games.revision(db, game)
+        finally:
+            delattr(db, "execute")
+        seen.append((step, found, len(calls)))
+        return found
+
+    async with store.transaction() as raw:
+        db = cast(Connection, raw)
+        game = await games.create_game(db, CHANNEL, GUILD, {})
+        first = await asked("created", db, game)
+        assert first is not None
+        await games.claim(db, game, first)
+        await asked("claimed", db, game)
+    async with store.unit() as unit:
+        db = cast(Connection, unit.connection)
+        await asked("a new transaction", db, game)
+        claimed = await games.update_game(db, game, Status.ACTIVE, expect=first + 1)
+        await asked("updated", db, game)
+        with pytest.raises(RuntimeError):
+            async with unit.transaction():
+                await games.claim(db, game, claimed)
+                raise RuntimeError("the savepoint is rolled back")
+        await asked("after the rollback", db, game)
+        await asked("once more", db, game)
+    return seen
+
+
+async def test_a_revision_the_transaction_gave_is_known_without_asking(
+    pg_dsn: str, tmp_path: Path
+) -> None:
+    """What the open transaction claimed or updated is answered from the connection (its
+    row is the transaction's); a new transaction, or a savepoint rolled back, asks again."""
+    sqlite = await Database.open(tmp_path / "games.sqlite3")
+    try:
+        expected = await revision_scenario(sqlite)
+    finally:
+        await sqlite.close()
+    await migrate(pg_dsn)
+    postgres = await PgDatabase.open(pg_dsn)
+    try:
+        found = await revision_scenario(postgres)
+    finally:
+        await postgres.close()
+    assert found == expected
+    assert [(step, trips) for step, _, trips in expected] == [
+        ("created", 1),
+        ("claimed", 0),
+        ("a new transaction", 1),
+        ("updated", 0),
+        ("after the rollback", 1),
+        ("once more", 1),  # read, not given: another writer may change it meanwhile
+    ]
+    revisions = [revision for _, revision, _ in expected]
+    start = revisions[0]
+    assert start is not None
+    assert revisions == [start, start + 1, start + 1, start + 2, start + 2, start + 2]
