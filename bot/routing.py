@@ -52,6 +52,15 @@ def stores(command: Command | Action) -> bool:
     return True
 
 
+def plays(command: Command | Action) -> bool:
+    """Whether ``command`` is a game action: the play handler stores it, checking the game's
+    revision as it logs it (:func:`bot.storage.record.store_action`), so the unit needs no
+    claim of its own."""
+    if isinstance(command, Command):
+        return command.kind is VerbKind.GAME and command.verb not in RECORDS
+    return True
+
+
 def table_tool(command: Command | Action) -> Tool | None:
     """The organiser's tool a ``tournament`` command names, when it changes a table's game
     (:mod:`bot.competition.tabletools`)."""

@@ -65,7 +65,7 @@ from bot.records.course import readable_course
 from bot.records.damage import GameDamaged
 from bot.records.proof import random_salt, random_seed
 from bot.replies import Message, Picture, PictureKind, Replies
-from bot.routing import STALE, WITHOUT_GAME, StaleChoice, stores, table_tool
+from bot.routing import STALE, WITHOUT_GAME, StaleChoice, plays, stores, table_tool
 from bot.schedule.clock import Clock, SystemClock
 from bot.schedule.scheduler import Scheduler
 from bot.storage import dms, due, readers, tournaments
@@ -321,7 +321,7 @@ class GameService:
         if not stores(command):
             return await self._dispatch(self.context(place, caller), command=command, game=game)
         run = partial(self._dispatch, command=command)
-        replies = await self._stored(place, caller, run, game, reply_to, note)
+        replies = await self._stored(place, caller, run, game, reply_to, note, not plays(command))
         if isinstance(command, Command) and command.verb == "tournament":
             self.tables.wake()  # a heat seated: its tables open
         return replies
@@ -410,16 +410,18 @@ class GameService:
         game: Game | None,
         reply_to: str | None,
         note: str | None = None,
+        claim: bool = True,
     ) -> Replies:
         """Run a command that changes something: the change and what it must tell are one
         transaction (a unit); the deliverer is woken once it is committed. ``run`` gets
         the context and ``game=`` the channel's game, taken for the unit (its revision
-        claimed: :class:`LostRace` when another writer changed it since it was loaded)."""
+        claimed: :class:`LostRace` when another writer changed it since it was loaded;
+        without ``claim``, ``run`` checks it as it stores the change)."""
         channel = place.channel
         cached = self.games.kept(channel)
         try:
             async with self.db.unit() as unit:
-                if game is not None:
+                if game is not None and claim:
                     revision = await rows.claim(unit.connection, game.id, game.row.revision)
                     game = replace(game, row=replace(game.row, revision=revision))
                 if not caller.on_behalf:  # their own command: they may have opened DMs
@@ -436,14 +438,9 @@ class GameService:
         return replies
 
     async def told(
-        self,
-        unit: WorkUnit,
-        place: Place,
-        caller: Caller,
-        replies: Replies,
-        reply_to: str | None,
-        before: Game | None,
-    ) -> Replies:
+        self, unit: WorkUnit, place: Place, caller: Caller, replies: Replies,
+        reply_to: str | None, before: Game | None,
+    ) -> Replies:  # fmt: skip
         """Queue in the outbox what ``replies`` tell (:func:`bot.telling.told`)."""
         return await telling.told(self, unit, place, caller, replies, reply_to, before)
 
