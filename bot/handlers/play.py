@@ -7,7 +7,9 @@ only they may see, with their legions after a change.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Sequence
+from contextlib import AbstractAsyncContextManager
 from dataclasses import replace
 
 from bot.context import Context
@@ -23,10 +25,10 @@ from bot.records.proof import reveal_line, scheme_of
 from bot.replies import Battle, BattleStage, Message, Picture, PictureKind, Replies
 from bot.second_look import cost
 from bot.storage import games as rows
-from bot.storage.connection import Connection
+from bot.storage.connection import Connection, Store, WorkUnit
 from bot.storage.record import Game, store_action
 from bot.syntax import Command, format_action, to_action
-from engine.errors import IllegalAction, NotYourTurn, WrongPhase
+from engine.errors import IllegalAction, NotYourTurn, TitanError, WrongPhase
 from engine.game import actions as a
 from engine.game.apply import apply
 from engine.game.events import BattleBegun, Event, GameOver, LegionContents
@@ -119,11 +121,14 @@ async def play(ctx: Context, game: Game, request: Command | a.Action) -> tuple[R
         kind = FOLLOWS.get(type(action)) if ctx.caller.step else None
         back = f"choices {kind}" if kind is not None else None
         raise Unconfirmed(lost, format_action(action), game.id, game.n, back)
-    async with ctx.db.transaction() as db:
-        updated = await store_action(
-            db, game, seat, action, events, after, ctx.snapshot_every, cause=_cause(ctx, game)
-        )
-        updated, host = await hand_over_host(db, updated)
+    async with _writing(ctx.db) as db:
+        try:
+            updated = await store_action(
+                db, game, seat, action, events, after, ctx.snapshot_every, cause=_cause(ctx, game)
+            )
+            updated, host = await hand_over_host(db, updated)
+        except TitanError as exc:  # not a refusal: a refusal comes before anything is written
+            raise RuntimeError(f"storing the action of game {game.id} failed: {exc}") from exc
     replies = replies_after(updated, state, seat, action, events)
     if ctx.caller.step or (isinstance(action, ROLLS) and _asked(ctx, game, seat)):
         replies = replace(replies, ephemeral=next_step(updated, seat, action))
@@ -131,6 +136,15 @@ async def play(ctx: Context, game: Game, request: Command | a.Action) -> tuple[R
         line = f"The host's powers pass to **{updated.name_of(updated.seat_of(host) or 0)}**."
         replies = replace(replies, public=with_news(replies.public, line))
     return replies, updated
+
+
+def _writing(store: Store) -> AbstractAsyncContextManager[Connection]:
+    """Where an action is stored: in a command's unit, on the unit's own connection (no
+    savepoint: a failure fails the whole unit, as nothing in it catches one but a refusal,
+    :func:`play` raises every refusal before it writes); else in a transaction."""
+    if isinstance(store, WorkUnit):
+        return contextlib.nullcontext(store.connection)
+    return store.transaction()
 
 
 def with_news(message: Message, line: str) -> Message:

@@ -113,6 +113,31 @@ async def test_an_unexpected_error_is_logged_with_the_game_and_apologised(
     assert refused.error and not refused.fault
 
 
+async def test_a_rules_error_while_storing_is_no_refusal_and_stores_nothing(
+    service, db_target, monkeypatch
+):
+    """An error of the engine's kind raised once the action is being written (here as the
+    host's powers would pass on) is a fault, not a refusal: apologised, and nothing of the
+    action stays (not even its logged row), so nothing can go on from half of it."""
+    from engine.errors import DataError
+
+    await to_split_phase(service)
+    before = dump(db_target)
+    written = bot.handlers.play.hand_over_host
+
+    async def broken(db, game):
+        await written(db, game)
+        raise DataError("boom")
+
+    monkeypatch.setattr(bot.handlers.play, "hand_over_host", broken)
+    game = await service.game_in(CHANNEL)
+    seat = to_act(game.state)
+    split = next(x for x in legal_actions(game.state, seat) if isinstance(x, a.Split))
+    replies = await as_actor(service, format_action(split))
+    assert replies.error and replies.fault, replies.ephemeral.text
+    assert dump(db_target) == before
+
+
 async def test_a_split_is_public_by_height_and_private_by_contents(service):
     game = await to_split_phase(service)
     seat = to_act(game.state)
