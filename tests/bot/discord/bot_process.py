@@ -24,7 +24,7 @@ import yarl
 from bot.config import NO_LIMITS, Config
 from bot.discord import TitanBot
 from bot.storage.backends import as_target
-from tests.bot.discord.conftest import SEED, tiny_png
+from tests.bot.discord.standins import SEED, tiny_png
 
 
 async def run(

@@ -5,26 +5,23 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import io
 from collections.abc import AsyncIterator
 from pathlib import Path
 
 import discord
 import pytest
 import yarl
-from PIL import Image
 
 from bot.config import NO_LIMITS, Config
 from bot.discord import TitanBot
 from bot.pictures import Renderer
-from bot.replies import Picture
 from bot.schedule.clock import Clock
 from tests.bot.discord.fake import FakeDiscord
+from tests.bot.discord.standins import SEED, tiny_png
 
 # The PostgreSQL tests' fixtures, for the bot processes that share one database:
 
 START_TIMEOUT = 60.0
-SEED = 42
 
 
 @pytest.fixture
@@ -55,13 +52,6 @@ async def client(fake: FakeDiscord) -> AsyncIterator[discord.Client]:
         await plain.close()
         with contextlib.suppress(asyncio.CancelledError):
             await asyncio.wait_for(task, START_TIMEOUT)
-
-
-def tiny_png(picture: Picture) -> bytes:
-    """A real (small) PNG standing in for the renderer's pictures."""
-    out = io.BytesIO()
-    Image.new("RGB", (8, 8), (120, 80, 40)).save(out, format="PNG")
-    return out.getvalue()
 
 
 class Running:
