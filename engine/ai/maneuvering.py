@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import lru_cache
 
 from engine.ai.battlefield import blow, damage_worth, worth
 from engine.ai.odds import combine, hits
@@ -181,7 +182,16 @@ def clash(position: Position, side: Side) -> float:
 
 def _strikes_worth(strikes: list[tuple[int, int]], target: Fighter, ours: bool) -> float:
     """Worth of the damage several strikes together do to ``target``."""
-    need = target.hits_to_slay
+    return _worth_of_strikes(tuple(strikes), target.name, target.power, target.hits_to_slay, ours)
+
+
+@lru_cache(maxsize=1 << 16)
+def _worth_of_strikes(
+    strikes: tuple[tuple[int, int], ...], name: str, power: int, need: int, ours: bool
+) -> float:
+    """:func:`_strikes_worth` of a target known by what its worth depends on: its name
+    (a Titan's counts more), its power and the hits that would slay it."""
+    target = Fighter(name, Side.DEFENDER, "", power, hits=power - need)
     dist: tuple[float, ...] = (1.0,)
     for values in strikes:
         dist = combine(dist, hits(*values))
