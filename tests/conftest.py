@@ -22,6 +22,7 @@ import yarl
 from bot.storage.backends import Target
 from bot.storage.postgres import migrate
 from tests.pg import Server, throwaway_server
+from tests.pg_reuse import emptied, schema_digest
 
 
 def closed_port() -> int:
@@ -116,6 +117,12 @@ TEMPLATE = "titan_migrated"
 """A database migrated once per session; each test's database is a copy of it."""
 
 
+_emptied: list[str] = []
+"""Migrated databases of this worker's tests done with, emptied for the next ones
+(tests/pg_reuse.py)."""
+_template_digest: list[str] = []
+
+
 @pytest.fixture(scope="session")
 def pg_server() -> Iterator[Server]:
     """A throwaway PostgreSQL server; its absence fails the tests (see tests/pg.py)."""
@@ -131,6 +138,7 @@ async def _create_template(server: Server) -> None:
     finally:
         await admin.close()
     await migrate(server.dsn(TEMPLATE))
+    _template_digest[:] = [await schema_digest(server.dsn(TEMPLATE))]
 
 
 async def _new_database(server: Server, template: str | None) -> str:
@@ -162,10 +170,15 @@ async def pg_dsn(pg_server: Server) -> AsyncIterator[str]:
 
 @pytest.fixture
 async def pg_migrated(pg_server: Server) -> AsyncIterator[str]:
-    """The URL of a new database already migrated (a copy of the template), dropped after."""
-    name = await _new_database(pg_server, TEMPLATE)
+    """The URL of a database as the migrated template is (a copy of it, or one a test of
+    this worker was done with, emptied: tests/pg_reuse.py); dropped after, or emptied for
+    the next test when its schema is still the template's."""
+    name = _emptied.pop() if _emptied else await _new_database(pg_server, TEMPLATE)
     yield pg_server.dsn(name)
-    await _drop_database(pg_server, name)
+    if await emptied(pg_server.dsn(name), _template_digest[0]):
+        _emptied.append(name)
+    else:
+        await _drop_database(pg_server, name)
 
 
 BACKENDS = ("sqlite", "postgresql")
