@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
+import signal
 import sys
 
 import discord
@@ -46,6 +47,9 @@ async def run(
 
 
 if __name__ == "__main__":
+    # Ctrl-C stops it cleanly, as in a shell: started by a pytest-xdist worker, the process
+    # inherits SIGINT ignored, and Python would then never raise KeyboardInterrupt.
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     level = os.environ.get("BOT_PROCESS_LOG", "WARNING")
     logging.basicConfig(level=level, stream=sys.stderr, format="%(name)s: %(message)s")
     asyncio.run(run(*sys.argv[1:7]))

@@ -17,6 +17,8 @@ class BotProcess:
     log: list[str] = field(default_factory=list)
     ready: asyncio.Event = field(default_factory=asyncio.Event)
     reader: asyncio.Task[None] | None = None
+    killed: bool = False
+    """Whether :meth:`stop` had to kill it (it did not close on Ctrl-C)."""
 
     def start_reading(self) -> None:
         self.reader = asyncio.create_task(self.read())
@@ -39,6 +41,7 @@ class BotProcess:
             try:
                 await asyncio.wait_for(self.process.wait(), 15)
             except TimeoutError:
+                self.killed = True
                 self.process.kill()
                 await self.process.wait()
         if self.reader is not None:

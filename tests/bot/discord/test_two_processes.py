@@ -172,6 +172,7 @@ async def test_two_processes_on_two_shards_share_one_postgresql_database(
     said_there = [m.content for m in fake.in_channel(theirs.id)]
     assert any(f":{ids['titan']}>" in text for text in said_there)  # shard 1 names by id
     assert told_once(fake) == []
+    assert not any(bot.killed for bot in bots)  # each closed on Ctrl-C
     assert mistakes(fake) == []
 
 
@@ -213,3 +214,4 @@ async def test_a_process_starting_leaves_alone_what_another_is_telling(
         await settle(fake, quiet=0.3)
     assert len([m for m in fake.in_channel(mine.id) if "opened game" in m.content]) == 1
     assert told_once(fake) == []
+    assert not any(bot.killed for bot in bots)  # each closed on Ctrl-C
