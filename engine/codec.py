@@ -13,19 +13,28 @@ import enum
 import sys
 import types
 import typing
-from collections.abc import Mapping
+from collections.abc import Hashable, Mapping
 from functools import cache
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 from engine.errors import InvalidNotation
 
 T = TypeVar("T")
 
 
+_AS_IS = frozenset({str, int, float, bool, type(None)})
+"""The types whose values are their own JSON form (exactly these: an enum of strings is
+not one of them)."""
+
+
 def encode(value: Any) -> Any:
     """A JSON-compatible form of an engine value."""
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {f.name: encode(getattr(value, f.name)) for f in dataclasses.fields(value)}
+    kind = type(value)
+    if kind in _AS_IS:
+        return value
+    names = _field_names(cast(Hashable, kind))
+    if names is not None:
+        return {name: encode(getattr(value, name)) for name in names}
     if isinstance(value, enum.Enum):
         return value.value
     if isinstance(value, Mapping):
@@ -37,6 +46,14 @@ def encode(value: Any) -> Any:
     if isinstance(value, tuple | list):
         return [encode(v) for v in value]
     return value
+
+
+@cache
+def _field_names(kind: Any) -> tuple[str, ...] | None:
+    """The fields of a dataclass's instances, in order; None for any other type."""
+    if dataclasses.is_dataclass(kind):
+        return tuple(f.name for f in dataclasses.fields(kind))
+    return None
 
 
 @cache

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
+from functools import cache
 from typing import Any
 
 from engine.codec import decode
@@ -29,10 +30,24 @@ def _event_types() -> dict[str, type[Event]]:
     return found
 
 
+@cache
+def _known_event_types() -> dict[str, type[Event]]:
+    return _event_types()
+
+
+def _event_type(name: str) -> type[Event] | None:
+    """The event class named ``name`` (the classes looked up again for one not seen yet)."""
+    found = _known_event_types().get(name)
+    if found is None:
+        _known_event_types.cache_clear()
+        found = _known_event_types().get(name)
+    return found
+
+
 def event_from_json(data: dict[str, Any]) -> Event:
     """The event written by ``event_to_json``; :class:`InvalidNotation` otherwise."""
     fields = dict(data)
-    cls = _event_types().get(str(fields.pop("type", "")))
+    cls = _event_type(str(fields.pop("type", "")))
     if cls is None:
         raise InvalidNotation(f"unknown event {data.get('type')!r}")
     event: Event = decode(cls, fields)
