@@ -113,10 +113,11 @@ def opportunity(
     state: GameState, knowledge: Knowledge, legion: Legion, land: int, score: int
 ) -> float:
     """The best thing ``legion`` could do on arriving in ``land``: attack or muster."""
-    enemies = [s for s in knowledge.enemies() if s.land == land]
+    here = knowledge.by_land.get(land, ())
+    enemies = [s for s in here if s.owner != knowledge.seat]
     if enemies:
         return max(0.0, attack_worth(knowledge, legion, enemies[0], score))
-    if any(s.land == land for s in knowledge.sightings.values()):
+    if here:
         return 0.0  # one of ours is there
     return muster_worth(state, legion, land)
 

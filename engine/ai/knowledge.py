@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import cached_property
 
 from engine.ai.worth import TITAN_LIABILITY, strength
 from engine.characters import CHARACTERS, TITAN, character, titan_power
@@ -50,6 +51,14 @@ class Knowledge:
     def enemies(self) -> list[Sighting]:
         """Every legion of another living player."""
         return [s for s in self.sightings.values() if s.owner != self.seat]
+
+    @cached_property
+    def by_land(self) -> Mapping[int, tuple[Sighting, ...]]:
+        """The legions in each land, in the order of :attr:`sightings`."""
+        found: dict[int, list[Sighting]] = {}
+        for sighting in self.sightings.values():
+            found.setdefault(sighting.land, []).append(sighting)
+        return {land: tuple(here) for land, here in found.items()}
 
     def of(self, marker: str) -> Sighting:
         return self.sightings[marker]

@@ -99,7 +99,18 @@ def recruit_value(
 
 def exhausted(caretaker: Mapping[str, int]) -> frozenset[str]:
     """The characters whose stacks are empty (RULES §1.5)."""
-    return frozenset(name for name, left in caretaker.items() if left <= 0)
+    global _last_exhausted
+    last = _last_exhausted  # one read: another thread may replace it meanwhile
+    if last is not None and last[0] is caretaker:  # the same state's stacks, asked again
+        return last[1]
+    found = frozenset(name for name, left in caretaker.items() if left <= 0)
+    _last_exhausted = (caretaker, found)
+    return found
+
+
+_last_exhausted: tuple[Mapping[str, int], frozenset[str]] | None = None
+"""The stacks last asked about and their answer: a state's stacks are never changed in
+place (a change makes a new state), and a decision asks about one state many times."""
 
 
 #: How many lands a legion typically may choose from in one move (RULES §2.3).
