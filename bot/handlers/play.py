@@ -25,8 +25,9 @@ from bot.records.proof import reveal_line, scheme_of
 from bot.replies import Battle, BattleStage, Message, Picture, PictureKind, Replies
 from bot.second_look import cost
 from bot.storage import games as rows
-from bot.storage.connection import Connection, Store, WorkUnit
+from bot.storage.connection import Connection, Store
 from bot.storage.record import Game, store_action
+from bot.storage.units import UNITS
 from bot.syntax import Command, format_action, to_action
 from engine.errors import IllegalAction, NotYourTurn, TitanError, WrongPhase
 from engine.game import actions as a
@@ -142,7 +143,7 @@ def _writing(store: Store) -> AbstractAsyncContextManager[Connection]:
     """Where an action is stored: in a command's unit, on the unit's own connection (no
     savepoint: a failure fails the whole unit, as nothing in it catches one but a refusal,
     :func:`play` raises every refusal before it writes); else in a transaction."""
-    if isinstance(store, WorkUnit):
+    if isinstance(store, UNITS):
         return contextlib.nullcontext(store.connection)
     return store.transaction()
 

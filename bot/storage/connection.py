@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import AsyncIterator, Awaitable, Generator, Iterable
 from contextlib import AbstractAsyncContextManager
 from types import TracebackType
-from typing import Any, Protocol, TypeVar, runtime_checkable
+from typing import Any, Protocol, TypeVar
 
 _T_co = TypeVar("_T_co", covariant=True)
 
@@ -66,7 +66,6 @@ class Store(Protocol):
     def reading(self) -> AbstractAsyncContextManager[Connection]: ...
 
 
-@runtime_checkable
 class WorkUnit(Store, Protocol):
     """One command's writes as a single transaction of the database: a handler's
     transaction inside it is a savepoint, and a read sees what the unit wrote so far."""
