@@ -75,8 +75,6 @@ async def covered(db: Connection, game: Game, seat: int) -> bool:
     this player turn and it has not acted since (a timeout covers the rest of the turn —
     on its own turn, the whole turn; on another's, its negotiations and defences until
     that turn ends), unless its game waits on a passed deadline (``pause``)."""
-    if game.state is None or game.settings.timing.on_timeout == PAUSE:
-        return False
     return _covers(game, await items.absence(db, game.id, seat))
 
 

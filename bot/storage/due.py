@@ -61,7 +61,11 @@ async def clock(db: Connection, game: int) -> Clock | None:
         "SELECT seat, decision, since, deadline FROM clocks WHERE game = ?", (game,)
     ) as cursor:
         row = await cursor.fetchone()
-    return Clock(int(row[0]), str(row[1]), float(row[2]), row[3]) if row else None
+    return _clock(row) if row else None
+
+
+def _clock(row: Any) -> Clock:
+    return Clock(int(row[0]), str(row[1]), float(row[2]), row[3])
 
 
 @dataclass(frozen=True)
@@ -85,7 +89,7 @@ async def clock_and_lapses(db: Connection, game: int, seat: int | None) -> Clock
         (game, seat, game, game),
     ) as cursor:
         row = await cursor.fetchone()
-    found = Clock(int(row[0]), str(row[1]), float(row[2]), row[3]) if row[1] is not None else None
+    found = _clock(row) if row[1] is not None else None
     return ClockAndLapses(found, bool(row[4]), bool(row[5]))
 
 
@@ -299,7 +303,11 @@ async def absence(db: Connection, game: int, seat: int) -> Absence | None:
         "SELECT count, since, covers FROM lapses WHERE game = ? AND seat = ?", (game, seat)
     ) as cursor:
         row = await cursor.fetchone()
-    return Absence(int(row[0]), row[1], row[2]) if row else None
+    return _absence(row) if row else None
+
+
+def _absence(row: Any) -> Absence:
+    return Absence(int(row[0]), row[1], row[2])
 
 
 async def absences(db: Connection, game: int) -> dict[int, Absence]:
@@ -382,7 +390,11 @@ async def away(db: Connection, user: int, now: float) -> Away | None:
         (user, now),
     ) as cursor:
         row = await cursor.fetchone()
-    return Away(float(row[0]), float(row[1]), row[2], row[3]) if row else None
+    return _away(row) if row else None
+
+
+def _away(row: Any) -> Away:
+    return Away(float(row[0]), float(row[1]), row[2], row[3])
 
 
 async def away_and_absence(
@@ -398,8 +410,8 @@ async def away_and_absence(
         (user, now, game, seat),
     ) as cursor:
         row = await cursor.fetchone()
-    gone = Away(float(row[0]), float(row[1]), row[2], row[3]) if row[1] is not None else None
-    absent = Absence(int(row[4]), row[5], row[6]) if row[4] is not None else None
+    gone = _away(row) if row[1] is not None else None
+    absent = _absence(row[4:]) if row[4] is not None else None
     return gone, absent
 
 
