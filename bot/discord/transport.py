@@ -107,8 +107,11 @@ class DiscordTransport:
         discord.py while it lasts; what the bot may do in its channel is noted too (the
         interaction carries the bot's permissions there)."""
         now = self._clock()
-        self._live = {t: kept for t, kept in self._live.items() if now - kept[0] < TOKEN_LIFE}
-        self._live[interaction.token] = (now, interaction)
+        live = self._live
+        live.pop(interaction.token, None)  # kept in the order they came: the oldest first
+        while live and now - next(iter(live.values()))[0] >= TOKEN_LIFE:
+            del live[next(iter(live))]
+        live[interaction.token] = (now, interaction)
         if interaction.channel_id is not None:
             self._permissions[interaction.channel_id] = interaction.app_permissions
         return InteractionRef.of(interaction, now, kind, receipt).to_json()

@@ -262,12 +262,14 @@ class Driver:
     def board(self) -> Sent | None:
         """The newest message with choices on it in the channel or one of its threads."""
         places = {self.channel} | {t.id for t in self.fake.threads(self.channel)}
-        boards = [
-            m
-            for m in self.fake.messages.values()
-            if m.channel in places and not m.ephemeral and not m.deleted and m.components
-        ]
-        return max(boards, key=lambda m: m.id) if boards else None
+        return next(  # the messages are kept in the order they were made: the newest last
+            (
+                m
+                for m in reversed(self.fake.messages.values())
+                if m.channel in places and not m.ephemeral and not m.deleted and m.components
+            ),
+            None,
+        )
 
 
 def _choices(message: Sent) -> Iterator[tuple[dict[str, Any], str]]:
@@ -305,7 +307,8 @@ def _message(answer: Any) -> dict[str, Any] | None:
 def audience(fake: FakeDiscord, request: Request) -> tuple[str, int | None] | None:
     """Who reads what ``request`` sent: ("channel", None), ("user", id), or None (nothing)."""
     token = _token(request.path)
-    caller = next((i.user for i in fake.interactions.values() if i.token == token), None)
+    found = fake.interactions.by_token(token)
+    caller = found.user if found is not None else None
     if request.path.endswith("/callback") and request.body.get("type") == 8:
         return "user", caller  # autocomplete choices: only the one typing sees them
     message = _message(request.answer)

@@ -36,6 +36,7 @@ refusal also in :attr:`rejected` (those a test asked for marked ``injected``).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import re
 import time
@@ -43,7 +44,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
 import aiohttp
-from aiohttp import web
+from aiohttp import hdrs, web
 
 from tests.bot.discord import channels as c
 from tests.bot.discord import guild as g
@@ -56,6 +57,8 @@ from tests.bot.discord.records import (
     SILENT,
     TEXT,
     Channel,
+    Interactions,
+    Messages,
     Pushed,
     Request,
     Sent,
@@ -101,8 +104,10 @@ class FakeDiscord:
         self.token = token
         self.requests: list[Request] = []
         self.rejected: list[Request] = []
-        self.messages: dict[int, Sent] = {}
-        self.interactions: dict[int, Pushed] = {}
+        self.messages = Messages()
+        self.interactions = Interactions()
+        self._asked = asyncio.Event()
+        """Set (and replaced) when a request has been answered (:meth:`wait_for`)."""
         self.commands: dict[str, list[Any]] = {}
         self.guilds: dict[int, str] = {p.GUILD_ID: "Titan Club"}
         """The guilds the bot is in, by id, with their names."""
@@ -425,9 +430,10 @@ class FakeDiscord:
 
     # --- what a test reads -----------------------------------------------------------------
     async def wait_for(self, probe: Callable[[], T | None], timeout: float = 60.0) -> T:
-        """Poll ``probe`` until it returns something truthy (bounded by ``timeout``: a guard
-        against a hang, generous for a busy machine): at once, then ever less often (from
-        half a millisecond to 10 ms), so a quick answer is seen as soon as it comes."""
+        """Ask ``probe`` until it returns something truthy (bounded by ``timeout``: a guard
+        against a hang, generous for a busy machine): at once, again as soon as the bot has
+        asked the fake anything, and at the latest every so often (from half a millisecond
+        to 10 ms: a probe may read what the fake is not told, e.g. the bot's database)."""
         deadline = time.monotonic() + timeout
         pause = 0.0005
         while True:
@@ -436,12 +442,14 @@ class FakeDiscord:
                 return found
             if time.monotonic() > deadline:
                 raise AssertionError(f"nothing came within {timeout} s")
-            await asyncio.sleep(pause)
+            asked = self._asked
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(asked.wait(), pause)
             pause = min(2 * pause, 0.01)
 
     def sent_for(self, pushed: Pushed) -> list[Sent]:
         """The messages made with ``pushed``'s token (the original response first)."""
-        return [m for m in self.messages.values() if m.token == pushed.token and not m.deleted]
+        return [m for m in self.messages.with_token(pushed.token) if not m.deleted]
 
     def public(self, pushed: Pushed) -> list[Sent]:
         """The channel messages ``pushed`` led to, in the order they said it: its own public
@@ -552,6 +560,8 @@ class FakeDiscord:
             await held.wait()
         if status >= 400:
             self.rejected.append(record)
+        self._asked.set()  # a test waiting on what the bot does asks again
+        self._asked = asyncio.Event()
         payload = b"" if answer is None else json.dumps(answer).encode()
         if answer is None:  # Discord's 204 has no body, so no type
             headers.pop("Content-Type")
@@ -561,7 +571,8 @@ class FakeDiscord:
 
 async def _read(request: web.Request) -> tuple[Any, list[tuple[str, bytes]]]:
     """The JSON body (``payload_json`` of a multipart body) and the uploaded files."""
-    if request.content_type.startswith("multipart/"):
+    kind = request.headers.get(hdrs.CONTENT_TYPE, "")  # not ``content_type``: slow to parse
+    if kind.lstrip().lower().startswith("multipart/"):
         payload, files = None, []
         reader = await request.multipart()
         async for part in reader:

@@ -33,14 +33,21 @@ async def settle(fake: FakeDiscord, quiet: float = 0.05, timeout: float = 5.0) -
 HANDLERS = ("CommandTree-invoker", "discord-ui-dynamic-item-", "discord.py: on_", WORKER_NAME)
 
 
-def bot_busy() -> bool:
-    """Whether the bot is still handling an interaction or an event."""
-    return any(t.get_name().startswith(HANDLERS) for t in asyncio.all_tasks() if not t.done())
+def busy_tasks() -> list[asyncio.Task[Any]]:
+    """The bot's tasks still handling an interaction or an event, or delivering."""
+    return [t for t in asyncio.all_tasks() if not t.done() and t.get_name().startswith(HANDLERS)]
 
 
-async def handled(fake: FakeDiscord, pushed: Pushed) -> Pushed:
-    """Wait until ``pushed`` is acknowledged and the bot has finished handling it."""
-    await fake.wait_for(lambda: pushed.ack is not None and not bot_busy())
+async def handled(fake: FakeDiscord, pushed: Pushed, timeout: float = 60.0) -> Pushed:
+    """Wait until ``pushed`` is acknowledged and the bot has finished handling it: until
+    none of its handling tasks is left (each awaited as it ends, those it starts too)."""
+    deadline = time.monotonic() + timeout
+    await fake.wait_for(lambda: pushed.ack is not None, timeout)
+    while busy := busy_tasks():
+        left = deadline - time.monotonic()
+        if left <= 0:
+            raise AssertionError(f"the bot was still busy after {timeout} s: {busy}")
+        await asyncio.wait(busy, timeout=left)
     return pushed
 
 

@@ -127,6 +127,39 @@ class Pushed:
     """The shards of the gateway connections it was dispatched to."""
 
 
+class Interactions(dict[int, Pushed]):
+    """The interactions by id, and found by their token at once (a long game sends
+    thousands; every follow-up names one by its token)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._tokens: dict[str, Pushed] = {}
+
+    def __setitem__(self, key: int, pushed: Pushed) -> None:
+        super().__setitem__(key, pushed)
+        self._tokens[pushed.token] = pushed
+
+    def by_token(self, token: str | None) -> Pushed | None:
+        return self._tokens.get(token) if token is not None else None
+
+
+class Messages(dict[int, "Sent"]):
+    """The messages by id, and those made with an interaction's token by that token."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._tokens: dict[str, list[Sent]] = {}
+
+    def __setitem__(self, key: int, message: Sent) -> None:
+        if key not in self and message.token is not None:
+            self._tokens.setdefault(message.token, []).append(message)
+        super().__setitem__(key, message)
+
+    def with_token(self, token: str) -> list[Sent]:
+        """The messages made with ``token``, in the order they were made."""
+        return list(self._tokens.get(token, ()))
+
+
 @dataclass
 class Trouble:
     """An answer a test asked for: the next ``times`` requests (every one: None) matching

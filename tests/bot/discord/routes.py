@@ -148,7 +148,7 @@ def _may_upload(fake: World, pushed: Pushed, request: Request) -> None:
 
 def _live(fake: World, token: str) -> Pushed:
     """The acknowledged interaction of ``token`` whose token has not expired."""
-    pushed = next((i for i in fake.interactions.values() if i.token == token), None)
+    pushed = fake.interactions.by_token(token)
     if pushed is None:
         refuse(error(404, 10015, "Unknown Webhook"))
     if fake.now() - pushed.at > TOKEN_LIFETIME:

@@ -33,7 +33,8 @@ def where(fake: FakeDiscord, message: Sent) -> str:
     if message.channel in dms:
         return f"DM to {NAMES.get(dms[message.channel], dms[message.channel])}"
     if message.ephemeral:
-        user = next((i.user for i in fake.interactions.values() if i.token == message.token), None)
+        found = fake.interactions.by_token(message.token)
+        user = found.user if found is not None else None
         return f"only {NAMES.get(user, user)} sees"
     if message.channel != p.CHANNEL_ID:
         return "battle thread"

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any, Protocol
 
-from tests.bot.discord.records import Channel, Pushed, Sent
+from tests.bot.discord.records import Channel, Interactions, Messages, Sent
 
 
 class Shards(Protocol):
@@ -17,8 +17,8 @@ class World(Protocol):
     token: str
     gateway: str
     """The gateway's address (``ws://…``)."""
-    messages: dict[int, Sent]
-    interactions: dict[int, Pushed]
+    messages: Messages
+    interactions: Interactions
     commands: dict[str, list[Any]]
     guilds: dict[int, str]
     channels: dict[int, Channel]
