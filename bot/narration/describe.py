@@ -13,7 +13,7 @@ from bot.narration.narrate import listing, plural
 from bot.narration.turns import turn_phrase
 from engine.game.legal import to_act
 from engine.game.state import GameState, Phase, Stage
-from engine.game.view import LegionView, view
+from engine.game.view import LegionView, legion_view, view
 from engine.masterboard import land as land_of
 
 
@@ -43,7 +43,8 @@ def legions_text(state: GameState, viewer: int | None) -> str:
 
 def own_legions_text(state: GameState, seat: int) -> str:
     """The private list a player receives after a change."""
-    lines = [legion_text(leg) for leg in view(state, seat).legions if leg.owner == seat]
+    own = sorted(state.legions_of(seat), key=lambda leg: leg.marker)
+    lines = [legion_text(legion_view(state, leg, seat)) for leg in own]
     return "Your legions:\n" + ("\n".join(lines) if lines else "none")
 
 

@@ -24,7 +24,7 @@ from engine.errors import IllegalAction, InvalidNotation, TitanError
 from engine.game import actions as a
 from engine.game.apply import apply
 from engine.game.state import GameState
-from engine.game.view import view
+from engine.game.view import legion_view
 
 OCCURRENCE = "~"
 """Marks the second and later of equal characters in a menu (``Ogre~2``): a menu's
@@ -32,8 +32,7 @@ options need distinct values."""
 
 
 def _legion_line(state: GameState, seat: int, marker: str) -> str:
-    seen = next(leg for leg in view(state, seat).legions if leg.marker == marker)
-    return legion_text(seen)
+    return legion_text(legion_view(state, state.legion(marker), seat))
 
 
 def _own(state: GameState, seat: int, marker: str) -> None:

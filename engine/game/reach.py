@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from engine.game.moving import move_options
 from engine.game.state import GameState, Phase
-from engine.game.view import view
+from engine.game.view import legion_view
 from engine.movement import MoveKind, MoveOption
 
 
@@ -49,10 +49,9 @@ def reach(state: GameState, seat: int | None) -> tuple[Reach, ...]:
     A legion with nowhere to go is left out."""
     if state.result is not None or state.phase is not Phase.MOVE or state.turn.roll is None:
         return ()
-    seen = {lv.marker: lv for lv in view(state, seat).legions}
     found = []
     for legion in sorted(state.legions_of(state.active), key=lambda leg: leg.marker):
-        shown = seen[legion.marker]
+        shown = legion_view(state, legion, seat)
         known = shown.characters if shown.characters is not None else shown.known
         options = move_options(state, legion, known)
         if options:

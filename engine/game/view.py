@@ -141,7 +141,7 @@ def view(state: GameState, seat: int | None) -> View:
         seat=seat,
         players=tuple(_player(state, p.seat) for p in state.players),
         legions=tuple(
-            _legion(state, leg, seat)
+            legion_view(state, leg, seat)
             for leg in sorted(state.legions.values(), key=lambda leg: leg.marker)
         ),
         phase=state.phase,
@@ -203,7 +203,8 @@ def _player(state: GameState, seat: int) -> PlayerView:
     )
 
 
-def _legion(state: GameState, legion: Legion, seat: int | None) -> LegionView:
+def legion_view(state: GameState, legion: Legion, seat: int | None) -> LegionView:
+    """What ``seat`` may see of one legion (its line of :func:`view`'s legions)."""
     return LegionView(
         marker=legion.marker,
         owner=legion.owner,
