@@ -71,54 +71,101 @@ def decode(hint: Any, data: Any) -> Any:
 
 
 def _decode(hint: Any, data: Any) -> Any:
+    return _decoder(hint)(data)
+
+
+Decoder = typing.Callable[[Any], Any]
+
+
+@cache
+def _decoder(hint: Any) -> Decoder:
+    """How to read a value of type ``hint``: worked out once per type from its hints."""
     origin = typing.get_origin(hint)
     args = typing.get_args(hint)
     if hint is Any:
-        return data
+        return _as_it_is
     if origin in (typing.Union, types.UnionType):
-        if data is None and type(None) in args:
+        return _union(args)
+    if origin is tuple:
+        if len(args) == 2 and args[1] is Ellipsis:
+            item = _decoder(args[0])
+            return lambda data: tuple(map(item, data))
+        items = tuple(_decoder(a) for a in args)
+        return lambda data: tuple(d(v) for d, v in zip(items, data, strict=True))
+    if origin is frozenset:
+        member = _decoder(args[0])
+        return lambda data: frozenset(map(member, data))
+    if origin in (Mapping, dict, typing.Mapping):
+        key_hint, value_hint = args
+        value = _decoder(value_hint)
+        return lambda data: {_decode_key(key_hint, k): value(v) for k, v in data.items()}
+    if origin is typing.Literal:
+        return lambda data: _literal(args, data)
+    if isinstance(hint, type) and dataclasses.is_dataclass(hint):
+        return _dataclass(hint)
+    if isinstance(hint, type) and issubclass(hint, enum.Enum):
+        return hint
+    if hint in (int, str, bool, float):
+        return lambda data: _scalar(hint, data)
+    if hint is type(None):
+        return _null
+    raise TypeError(f"unsupported type {hint!r}")
+
+
+def _as_it_is(data: Any) -> Any:
+    return data
+
+
+def _union(args: tuple[Any, ...]) -> Decoder:
+    nullable = type(None) in args
+    options = [a for a in args if a is not type(None)]
+    if len(options) == 1:
+        only = _decoder(options[0])
+        return lambda data: None if data is None and nullable else only(data)
+
+    def either(data: Any) -> Any:
+        if data is None and nullable:
             return None
-        options = [a for a in args if a is not type(None)]
-        if len(options) == 1:
-            return _decode(options[0], data)
         for option in options:
             if _matches(option, data):
                 return _decode(option, data)
         raise TypeError(f"{data!r} matches none of {args}")
-    if origin is tuple:
-        if len(args) == 2 and args[1] is Ellipsis:
-            return tuple(_decode(args[0], v) for v in data)
-        return tuple(_decode(a, v) for a, v in zip(args, data, strict=True))
-    if origin is frozenset:
-        return frozenset(_decode(args[0], v) for v in data)
-    if origin in (Mapping, dict, typing.Mapping):
-        key_hint, value_hint = args
-        return {_decode_key(key_hint, k): _decode(value_hint, v) for k, v in data.items()}
-    if origin is typing.Literal:
-        if data not in args:
-            raise ValueError(f"{data!r} is not one of {args}")
-        return data
-    if isinstance(hint, type) and dataclasses.is_dataclass(hint):
-        hints = _hints(hint)
-        kwargs = {
-            f.name: _decode(hints[f.name], data[f.name])
-            for f in dataclasses.fields(hint)
-            if f.init and f.name in data
-        }
-        return hint(**kwargs)
-    if isinstance(hint, type) and issubclass(hint, enum.Enum):
-        return hint(data)
-    if hint in (int, str, bool, float):
-        if hint is float and isinstance(data, int):
-            return float(data)
-        if not isinstance(data, hint) or (hint is int and isinstance(data, bool)):
-            raise TypeError(f"{data!r} is not {hint.__name__}")
-        return data
-    if hint is type(None):
-        if data is not None:
-            raise TypeError(f"{data!r} is not null")
-        return None
-    raise TypeError(f"unsupported type {hint!r}")
+
+    return either
+
+
+def _dataclass(cls: type) -> Decoder:
+    """A dataclass's decoder; its fields' decoders are worked out at its first use (a
+    dataclass may name itself among its fields' types)."""
+    known: list[tuple[tuple[str, Decoder], ...]] = []
+
+    def read(data: Any) -> Any:
+        if not known:
+            hints = _hints(cls)
+            init = [f.name for f in dataclasses.fields(cls) if f.init]
+            known[:] = [tuple((name, _decoder(hints[name])) for name in init)]
+        return cls(**{name: field(data[name]) for name, field in known[0] if name in data})
+
+    return read
+
+
+def _literal(args: tuple[Any, ...], data: Any) -> Any:
+    if data not in args:
+        raise ValueError(f"{data!r} is not one of {args}")
+    return data
+
+
+def _scalar(hint: type, data: Any) -> Any:
+    if hint is float and isinstance(data, int):
+        return float(data)
+    if not isinstance(data, hint) or (hint is int and isinstance(data, bool)):
+        raise TypeError(f"{data!r} is not {hint.__name__}")
+    return data
+
+
+def _null(data: Any) -> None:
+    if data is not None:
+        raise TypeError(f"{data!r} is not null")
 
 
 def _decode_key(hint: Any, key: str) -> Any:
