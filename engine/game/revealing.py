@@ -65,6 +65,6 @@ def unrevealed(state: GameState, legion: Legion) -> bool:
     """Whether showing all of ``legion`` now would show something new."""
     if in_battle(state, legion) or not legion.characters:
         return False
-    if not legion.revealed:  # nothing shown yet (the common case: no counting)
-        return True
+    if len(legion.revealed) < len(legion.characters):  # fewer shown than it holds
+        return True  # (nothing shown yet, the common case: no counting)
     return bool(Counter(legion.characters) - Counter(legion.revealed))
