@@ -199,6 +199,8 @@ def replies_after(
     private: dict[int, Message] = {}
     old, new = contents_by_seat(before), contents_by_seat(after)
     for player in after.players:
+        if game.is_ai(player.seat):
+            continue  # a computer is sent no private news
         changed = old.get(player.seat) != new.get(player.seat)
         mine = private_events(events, player.seat)
         if changed:
@@ -206,7 +208,7 @@ def replies_after(
         lines = narrate(mine, names, player.seat)
         if changed:
             lines.append(own_legions_text(after, player.seat))
-        if lines and not game.is_ai(player.seat):
+        if lines:
             private[game.user_of(player.seat)] = Message("\n".join(lines))
     return Replies(public=public, private=private)
 
