@@ -7,6 +7,7 @@ the Discord tests point them at their local fake Discord instead.
 from __future__ import annotations
 
 import asyncio
+import gc
 import itertools
 import os
 import socket
@@ -70,20 +71,20 @@ def pytest_configure(config: pytest.Config) -> None:
 
 
 LONGEST = (
-    "tests/bot/test_leaks.py",
     "tests/bot/competition/test_heats.py",
+    "tests/bot/test_leaks.py",
     "tests/bot/competition/test_advancing.py",
     "tests/bot/test_crash.py",
     "tests/bot/discord/test_clicking.py",
-    "tests/bot/test_concurrency.py",
-    "tests/bot/discord/test_live_message.py",
-    "tests/bot/test_schedule_crash.py",
-    "tests/bot/discord/test_leaks.py",
-    "tests/bot/discord/test_live_news.py",
-    "tests/bot/competition/test_by_themselves.py",
     "tests/bot/test_ai_seats.py",
+    "tests/bot/test_concurrency.py",
+    "tests/bot/test_schedule_crash.py",
     "tests/engine/ai/test_games.py",
+    "tests/bot/discord/test_live_message.py",
+    "tests/bot/competition/test_by_themselves.py",
+    "tests/bot/discord/test_live_news.py",
     "tests/bot/discord/test_tournament.py",
+    "tests/bot/discord/test_leaks.py",
 )
 """The files whose tests take longest (whole games and tournaments, killed processes),
 longest first: the workers start on them (``--no-loadscope-reorder``, pyproject), so that
@@ -99,6 +100,14 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker(pytest.mark.quick)
         rank[item] = LONGEST.index(where) if where in LONGEST else len(LONGEST)
     items.sort(key=rank.__getitem__)  # stable: each file's tests keep their order
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """What collecting left alive (every module imported, the tests' items: a few hundred
+    thousand objects, for good) is set aside from the garbage collector, which would
+    otherwise walk all of it again at each of its full collections during the run."""
+    gc.collect()
+    gc.freeze()
 
 
 @pytest.fixture(autouse=True)
