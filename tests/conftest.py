@@ -10,6 +10,7 @@ import asyncio
 import gc
 import itertools
 import os
+import shutil
 import socket
 import tempfile
 from collections.abc import AsyncIterator, Iterator
@@ -21,6 +22,7 @@ import pytest
 import yarl
 
 from bot.storage.backends import Target
+from bot.storage.database import Database
 from bot.storage.postgres import migrate
 from tests.pg import Server, throwaway_server
 from tests.pg_reuse import emptied, schema_digest
@@ -199,9 +201,25 @@ def backend(request: pytest.FixtureRequest) -> str:
     return str(request.param)
 
 
+@pytest.fixture(scope="session")
+def sqlite_migrated(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A SQLite database migrated once per worker, closed (the tests' databases copy it)."""
+    path = tmp_path_factory.mktemp("template") / "games.sqlite3"
+
+    async def made() -> None:
+        await (await Database.open(path)).close()
+
+    asyncio.run(made())
+    assert not path.with_name(path.name + "-wal").exists()  # all of it in the one file
+    return path
+
+
 @pytest.fixture
 def db_target(backend: str, tmp_path: Path, request: pytest.FixtureRequest) -> Target:
-    """Where the test's database is: a new SQLite file, or a new PostgreSQL database."""
+    """Where the test's database is: a new SQLite file (a copy of the migrated one: opened,
+    it has nothing to migrate), or a new PostgreSQL database (the same)."""
     if backend == "sqlite":
-        return tmp_path / "games.sqlite3"
+        path = tmp_path / "games.sqlite3"
+        shutil.copyfile(request.getfixturevalue("sqlite_migrated"), path)
+        return path
     return str(request.getfixturevalue("pg_migrated"))
