@@ -6,7 +6,6 @@ import os
 import re
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -66,11 +65,11 @@ def test_pictures_go_to_files_when_asked(tmp_path):
         assert f"[picture: {pictures[0]}]" in run.stdout
 
 
-def test_plain_titanbot_without_token_or_stdin_exits_quickly(tmp_path):
-    started = time.monotonic()
+def test_plain_titanbot_without_token_or_stdin_exits_by_itself(tmp_path):
+    """With nothing to read (stdin at its end) it shows the empty table and exits: it
+    waits for nothing (a wait would run into the helper's guard against a hang)."""
     run = titanbot(stdin=None, cwd=tmp_path)
     assert run.returncode == 0, run.stderr
-    assert time.monotonic() - started < 20
     assert "No game yet" in run.stdout
 
 
