@@ -143,7 +143,7 @@ class Interactions(dict[int, Pushed]):
         return self._tokens.get(token) if token is not None else None
 
 
-class Messages(dict[int, "Sent"]):
+class Messages(dict[int, Sent]):
     """The messages by id, and those made with an interaction's token by that token."""
 
     def __init__(self) -> None:
