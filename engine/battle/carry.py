@@ -16,12 +16,12 @@ from engine.battle.position import Fighter, Position
 from engine.battle.strike import (
     DUNE,
     StrikeValues,
-    crossing,
+    natural_values,
     strike_targets,
     strike_values,
 )
 from engine.errors import IllegalStrike
-from engine.frozen import evolve
+from engine.frozen import evolve, quick_init
 from engine.words import plural
 
 
@@ -33,10 +33,9 @@ def dune_barred(position: Position, striker: Fighter, target: Fighter, other: Fi
     """
     if striker.is_native_to(DUNE):
         return False
-    land = position.land
-    return crossing(land, striker.hex, other.hex).up(DUNE) and not crossing(
-        land, striker.hex, target.hex
-    ).up(DUNE)
+    # Striking up a Dune: the Dune lies on the far hex's side of the border (crossing).
+    border = position.land.border
+    return border(striker.hex, other.hex)[1] == DUNE and border(striker.hex, target.hex)[1] != DUNE
 
 
 def other_enemies(position: Position, striker: Fighter, target: Fighter) -> list[Fighter]:
@@ -44,6 +43,7 @@ def other_enemies(position: Position, striker: Fighter, target: Fighter) -> list
     return [f for f in strike_targets(position, striker) if f.hex != target.hex]
 
 
+@quick_init
 @dataclass(frozen=True)
 class _Other:
     """Another enemy in contact with the striker and the normal strike at it (§9.4)."""
@@ -53,23 +53,27 @@ class _Other:
 
 
 def _others(position: Position, striker: Fighter, target: Fighter) -> list[_Other]:
-    return [
-        _Other(o, strike_values(position, striker, o))
-        for o in other_enemies(position, striker, target)
-    ]
+    return _normals(position, striker, other_enemies(position, striker, target))
+
+
+def _normals(position: Position, striker: Fighter, enemies: list[Fighter]) -> list[_Other]:
+    """``enemies``, which ``striker`` may strike (not checked again), with the normal
+    strike at each."""
+    terrain, name, power, at = position.terrain, striker.name, striker.power, striker.hex
+    return [_Other(o, natural_values(terrain, name, power, at, o.name, o.hex)) for o in enemies]
 
 
 def _eligible(
     position: Position, striker: Fighter, target: Fighter, others: list[_Other], used: StrikeValues
 ) -> list[Fighter]:
     """The ``others`` that may take carry-over under ``used`` (see eligible_carry_targets)."""
-    return [
-        o.fighter
-        for o in others
-        if o.normal.dice >= used.dice
-        and o.normal.strike_number <= used.strike_number
-        and not dune_barred(position, striker, target, o.fighter)
+    dice, number = used.dice, used.strike_number
+    found = [
+        o.fighter for o in others if o.normal.dice >= dice and o.normal.strike_number <= number
     ]
+    if not found or striker.is_native_to(DUNE):
+        return found  # no Dune bars a native's carry (RULES §9.4)
+    return [f for f in found if not dune_barred(position, striker, target, f)]
 
 
 def eligible_carry_targets(
@@ -170,6 +174,7 @@ def carry_targets(
     return eligible_carry_targets(position, striker, target, used)
 
 
+@quick_init
 @dataclass(frozen=True)
 class DeclarationOption:
     """A legal announcement for one strike and the carry-over targets it opens (RULES §9.5).
@@ -191,7 +196,32 @@ def legal_declarations(
     the other engaged enemies. Raises :class:`~engine.errors.IllegalStrike` for an illegal strike.
     """
     natural = strike_values(position, striker, target)
-    others = _others(position, striker, target)
+    return _declarations(position, striker, target, natural, _others(position, striker, target))
+
+
+def declarations_of(
+    position: Position, striker: Fighter
+) -> list[tuple[Fighter, DeclarationOption]]:
+    """:func:`legal_declarations` at each of the :func:`strike_targets` of ``striker`` in
+    turn, as (target, option): every strike it may make now (RULES §9.1, §9.5)."""
+    enemies = _normals(position, striker, strike_targets(position, striker))
+    found = []
+    for mine in enemies:
+        target = mine.fighter
+        others = [o for o in enemies if o.fighter.hex != target.hex]
+        for option in _declarations(position, striker, target, mine.normal, others):
+            found.append((target, option))
+    return found
+
+
+def _declarations(
+    position: Position,
+    striker: Fighter,
+    target: Fighter,
+    natural: StrikeValues,
+    others: list[_Other],
+) -> list[DeclarationOption]:
+    """:func:`legal_declarations` of a strike known to be allowed."""
     natural_targets = _eligible(position, striker, target, others, natural)
     options = [DeclarationOption(natural, tuple(natural_targets), True)]
     if not others:
@@ -214,6 +244,7 @@ def legal_declarations(
     return options
 
 
+@quick_init
 @dataclass(frozen=True)
 class StrikeResult:
     """A rolled normal strike (RULES §9.2, §9.4).
@@ -262,11 +293,27 @@ def resolve_strike(
     """
     targets = carry_targets(position, striker, target, declared)
     used = strike_values(position, striker, target) if declared is None else declared
-    if len(rolls) != used.dice or any(not 1 <= r <= 6 for r in rolls):
+    check_rolls(used, rolls)
+    return StrikeResult(striker, target, used, tuple(rolls), tuple(targets))
+
+
+def check_rolls(used: StrikeValues, rolls: Sequence[int]) -> None:
+    """Raise :class:`~engine.errors.IllegalStrike` unless ``rolls`` are one result 1–6 per
+    die thrown with ``used`` (RULES §9.2)."""
+    if not rolled(rolls, used.dice):
         raise IllegalStrike(
             f"a strike with {used} needs {plural(used.dice, 'result')} of 1–6 (RULES §9.2)"
         )
-    return StrikeResult(striker, target, used, tuple(rolls), tuple(targets))
+
+
+def rolled(rolls: Sequence[int], dice: int) -> bool:
+    """Whether ``rolls`` are one result 1–6 for each of ``dice`` dice (RULES §9.2)."""
+    if len(rolls) != dice:
+        return False
+    for r in rolls:  # noqa: SIM110 (a loop: no generator to build for each strike)
+        if not 1 <= r <= 6:
+            return False
+    return True
 
 
 def allocate_carry(result: StrikeResult, order: Sequence[str] = ()) -> tuple[tuple[str, int], ...]:

@@ -11,17 +11,20 @@ from dataclasses import dataclass
 from engine.battle.position import Side
 from engine.battle.state import Battle, EndKind
 from engine.events import Event
+from engine.frozen import quick_init
 
 #: A battle after a rules step, and what happened in it.
 Change = tuple[Battle, list[Event]]
 
 
+@quick_init
 @dataclass(frozen=True)
 class HalfTurnBegun(Event):
     turn: int
     side: Side
 
 
+@quick_init
 @dataclass(frozen=True)
 class EntrantCalled(Event):
     """A summoned lord (from ``donor``) or a reinforcement (showing ``revealed``)."""
@@ -32,6 +35,7 @@ class EntrantCalled(Event):
     revealed: tuple[str, ...] = ()
 
 
+@quick_init
 @dataclass(frozen=True)
 class EntrantArrived(Event):
     """The summoned lord or reinforcement entered the battleland and now counts."""
@@ -42,6 +46,7 @@ class EntrantArrived(Event):
     revealed: tuple[str, ...] = ()
 
 
+@quick_init
 @dataclass(frozen=True)
 class EntrantReturned(Event):
     """It did not enter: it goes back without counting (RULES §6.6, §7.2a)."""
@@ -50,12 +55,14 @@ class EntrantReturned(Event):
     name: str
 
 
+@quick_init
 @dataclass(frozen=True)
 class ChanceDeclined(Event):
     side: Side
     what: str
 
 
+@quick_init
 @dataclass(frozen=True)
 class CharacterMoved(Event):
     side: Side
@@ -64,6 +71,7 @@ class CharacterMoved(Event):
     end: str
 
 
+@quick_init
 @dataclass(frozen=True)
 class ManeuverTakenBack(Event):
     side: Side
@@ -72,11 +80,13 @@ class ManeuverTakenBack(Event):
     end: str
 
 
+@quick_init
 @dataclass(frozen=True)
 class ManeuverEnded(Event):
     side: Side
 
 
+@quick_init
 @dataclass(frozen=True)
 class LeftOff(Event):
     """Characters not brought on in their first maneuver are slain (RULES §8.4)."""
@@ -86,6 +96,7 @@ class LeftOff(Event):
     forced: bool = False
 
 
+@quick_init
 @dataclass(frozen=True)
 class DriftDamage(Event):
     """One hit to each of the phasing side's non-natives in Drift (RULES §8.7)."""
@@ -95,6 +106,7 @@ class DriftDamage(Event):
     slain: tuple[str, ...]
 
 
+@quick_init
 @dataclass(frozen=True)
 class Struck(Event):
     """A normal strike (or counterstrike) and its dice (RULES §9)."""
@@ -114,6 +126,7 @@ class Struck(Event):
     counter: bool = False
 
 
+@quick_init
 @dataclass(frozen=True)
 class CarryToPlace(Event):
     """The striker must choose where ``hits`` carried hits go (RULES §9.4)."""
@@ -123,6 +136,7 @@ class CarryToPlace(Event):
     targets: tuple[str, ...]
 
 
+@quick_init
 @dataclass(frozen=True)
 class CarriedOver(Event):
     target: str
@@ -131,6 +145,7 @@ class CarriedOver(Event):
     slain: bool
 
 
+@quick_init
 @dataclass(frozen=True)
 class Rangestruck(Event):
     """A rangestrike or magic missile and its dice (RULES §10)."""
@@ -147,12 +162,14 @@ class Rangestruck(Event):
     slain: bool
 
 
+@quick_init
 @dataclass(frozen=True)
 class StrikesEnded(Event):
     side: Side
     counter: bool
 
 
+@quick_init
 @dataclass(frozen=True)
 class SlainRemoved(Event):
     """Step 6: the slain leave the battleland (RULES §8.4)."""
@@ -161,16 +178,19 @@ class SlainRemoved(Event):
     names: tuple[str, ...]
 
 
+@quick_init
 @dataclass(frozen=True)
 class ConcessionAttempted(Event):
     side: Side
 
 
+@quick_init
 @dataclass(frozen=True)
 class ConcededInstead(Event):
     side: Side
 
 
+@quick_init
 @dataclass(frozen=True)
 class ConcessionRollOff(Event):
     """Both insist on conceding: d6 each (attacker, defender), higher concedes (E25)."""
@@ -179,11 +199,13 @@ class ConcessionRollOff(Event):
     conceder: Side
 
 
+@quick_init
 @dataclass(frozen=True)
 class BattleConceded(Event):
     side: Side
 
 
+@quick_init
 @dataclass(frozen=True)
 class BattleEnded(Event):
     kind: EndKind

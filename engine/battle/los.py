@@ -18,10 +18,11 @@ from __future__ import annotations
 from collections.abc import Collection, Iterator
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import cache
+from functools import cache, lru_cache
 from itertools import pairwise
 
-from engine.battleland import LABELS, Battleland, axial, battleland, hexside_toward
+from engine.battleland import BIT, LABELS, Battleland, axial, battleland, hexside_toward
+from engine.frozen import quick_init
 
 TREE = "Tree"
 BRAMBLE = "Bramble"
@@ -102,6 +103,7 @@ def intervening_paths(a: str, b: str) -> tuple[tuple[str, ...], ...]:
     return tuple(paths)
 
 
+@quick_init
 @dataclass(frozen=True)
 class SightLine:
     """One candidate path: its intervening hexes and why it is blocked (None if clear)."""
@@ -115,6 +117,7 @@ class SightLine:
         return self.blocked_by is None
 
 
+@quick_init
 @dataclass(frozen=True)
 class LineOfSight:
     """The line of sight from ``striker`` to ``target`` over every candidate path."""
@@ -242,12 +245,17 @@ class _Path:
 
 
 @cache
-def _paths(terrain: str, a: str, b: str) -> tuple[LineOfSight | None, tuple[_Path, ...]]:
-    """The candidate paths from ``a`` to ``b`` on ``terrain``, judged once (§10.5), and
-    the line of sight itself when no character could change it."""
+def _paths(terrain: str, a: str, b: str) -> tuple[LineOfSight | None, tuple[_Path, ...], int]:
+    """The candidate paths from ``a`` to ``b`` on ``terrain``, judged once (§10.5), the
+    line of sight itself when no character could change it, and the hexes whose
+    characters could (as a set of :data:`BIT`)."""
     paths = _judged(terrain, a, b)
     fixed = LineOfSight(a, b, tuple(p.line for p in paths))
-    return (None if any(p.screens for p in paths) else fixed), paths
+    screens = 0
+    for path in paths:
+        for label, _ in path.screens:
+            screens |= BIT[label]
+    return (None if screens else fixed), paths, screens
 
 
 def _judged(terrain: str, a: str, b: str) -> tuple[_Path, ...]:
@@ -284,7 +292,36 @@ def line_of_sight(
     (:func:`sight_line` on an empty battleland); only the characters in the way are
     looked up at each call.
     """
-    fixed, paths = _paths(land.terrain, a, b)
+    fixed, paths, _ = _paths(land.terrain, a, b)
     if fixed is not None:
         return fixed
     return LineOfSight(a, b, tuple([_sight(path, occupied) for path in paths]))
+
+
+def sight_verdict(
+    terrain: str, a: str, b: str, occupied: int
+) -> tuple[str | None, tuple[int, ...]]:
+    """The :func:`line_of_sight` from ``a`` to ``b`` on ``terrain`` with the hexes
+    ``occupied`` (a set of :data:`BIT`) as a rangestrike needs it: why no path is clear
+    (None when one is), and the intervening Brambles of each clear path (RULES §10.5,
+    §10.6)."""
+    return _verdict(terrain, a, b, occupied & _paths(terrain, a, b)[2])
+
+
+@lru_cache(maxsize=1 << 14)
+def _verdict(terrain: str, a: str, b: str, screens: int) -> tuple[str | None, tuple[int, ...]]:
+    """:func:`sight_verdict` with only the hexes that could screen the line occupied:
+    nothing else matters, so it is kept."""
+    sight, paths, _ = _paths(terrain, a, b)
+    if sight is None:
+        sight = LineOfSight(a, b, tuple([_sight_bits(path, screens) for path in paths]))
+    if not sight.clear:
+        return sight.reason, ()
+    return None, tuple([line.brambles for line in sight.clear_lines])
+
+
+def _sight_bits(path: _Path, occupied: int) -> SightLine:
+    for label, line in path.screens:
+        if BIT[label] & occupied:
+            return line
+    return path.line

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Mapping
-from functools import cache
+from functools import cache, lru_cache
 from types import MappingProxyType
 
 from engine.battle.position import Fighter, Position, Side
@@ -181,28 +181,69 @@ def move_costs(position: Position, who: Fighter) -> Mapping[str, int]:
     """
     if not position.holds(who):
         raise InvalidNotation(f"no {who.name} of the {who.side.value} in {who.hex}")
-    return MappingProxyType(_move_costs(position, who))
+    if position.is_engaged(who):
+        return MappingProxyType({})  # it may not move (§8.5.2)
+    return MappingProxyType(dict(_costs_from(position, who)))
 
 
 def reachable(position: Position, who: Fighter) -> frozenset[str]:
     """The hexes ``who`` may maneuver to (RULES §8.5); empty when engaged."""
     if not position.holds(who):
         raise InvalidNotation(f"no {who.name} of the {who.side.value} in {who.hex}")
-    return frozenset(_move_costs(position, who))
+    return reachable_from(position, who)
 
 
-def _move_costs(position: Position, who: Fighter) -> dict[str, int]:
-    """:func:`move_costs` of a character on the board, as a new dict."""
+def reachable_from(position: Position, who: Fighter) -> frozenset[str]:
+    """:func:`reachable` for a character known to stand in its hex (``position.at``)."""
     if position.is_engaged(who):
-        return {}  # it may not move (§8.5.2)
-    kind = who.character
-    bit = _BIT.get(who.hex)
+        return _NOWHERE  # it may not move (§8.5.2)
+    terrain, name, start = position.terrain, who.name, who.hex
+    return _reachable(terrain, name, start, _blocked(position, terrain, name, start))
+
+
+_NOWHERE: frozenset[str] = frozenset()
+
+
+def _costs_from(position: Position, who: Fighter) -> Mapping[str, int]:
+    """:func:`move_costs` of a character on the board that is not engaged."""
+    terrain, name, start = position.terrain, who.name, who.hex
+    return _moves(terrain, name, start, _blocked(position, terrain, name, start))
+
+
+def _blocked(position: Position, terrain: str, name: str, start: str) -> int:
+    """The occupied hexes that matter to the moves of ``name`` from ``start``: those of
+    its :func:`_span` but its own."""
+    bit = _BIT.get(start)
     if bit is None:
-        check_label(who.hex)  # not a hex: raises
-    blocked = position.occupied_mask & ~(bit or 0)
-    costs = (_fly if kind.flies else _walk)(kind, position.land, blocked, {who.hex: 0})
-    costs.pop(who.hex, None)
-    return costs
+        check_label(start)  # not a hex: raises
+    return position.occupied_mask & _span(terrain, name, start) & ~(bit or 0)
+
+
+@lru_cache(maxsize=1 << 14)
+def _reachable(terrain: str, name: str, start: str, blocked: int) -> frozenset[str]:
+    """The hexes of :func:`_moves`, kept as :func:`reachable` answers them."""
+    return frozenset(_moves(terrain, name, start, blocked))
+
+
+@cache
+def _span(terrain: str, name: str, start: str) -> int:
+    """The hexes character ``name`` could move to from ``start`` on an empty ``terrain``,
+    as a set of :data:`BIT`: only whether these are occupied matters for its moves."""
+    found = 0
+    for label in _moves(terrain, name, start, 0):
+        found |= _BIT[label]
+    return found
+
+
+@lru_cache(maxsize=1 << 12)
+def _moves(terrain: str, name: str, start: str, blocked: int) -> Mapping[str, int]:
+    """The hexes character ``name`` may move to from ``start`` on ``terrain`` with the
+    hexes ``blocked`` occupied, with their costs: it walks, or flies (§8.5.4, §8.5.5).
+    A search asks for the same moves again and again, so they are kept."""
+    kind, land = character(name), battleland(terrain)
+    costs = (_fly if kind.flies else _walk)(kind, land, blocked, {start: 0})
+    costs.pop(start, None)
+    return MappingProxyType(costs)
 
 
 def entry_costs(position: Position, name: str, edge: Edge) -> Mapping[str, int]:
@@ -215,23 +256,49 @@ def entry_costs(position: Position, name: str, edge: Edge) -> Mapping[str, int]:
     it lands in, the edge hex included (§8.5.5). Either way the move continues within the
     same Skill.
     """
-    who = character(name)
-    land = position.land
-    blocked = position.occupied_mask
-    if who.flies:
-        sources = {h: 1 for h in edge.hexes if may_pass_over(who, land.hexes[h].hazard)}
-        return MappingProxyType(_fly(who, land, blocked, sources))
-    sources = {}
-    for label in edge.hexes:
-        cost = ground_entry_cost(who, land.hexes[label].hazard)
-        if not _BIT[label] & blocked and cost is not None:
-            sources[label] = cost
-    return MappingProxyType(_walk(who, land, blocked, sources))
+    return MappingProxyType(dict(_entries(*_entry_key(position, name, edge))))
 
 
 def entry_hexes(position: Position, name: str, edge: Edge) -> frozenset[str]:
     """The hexes character ``name``, off the board, may enter to across ``edge`` (§8.5.6)."""
-    return frozenset(entry_costs(position, name, edge))
+    return _entry_hexes(*_entry_key(position, name, edge))
+
+
+def _entry_key(position: Position, name: str, edge: Edge) -> tuple[str, str, tuple[str, ...], int]:
+    """What :func:`entry_costs` depends on: the terrain, the character, the edge's hexes
+    and the occupied ones of its :func:`_entry_span` (an unknown name or terrain raises)."""
+    terrain, hexes = position.terrain, edge.hexes
+    return terrain, name, hexes, position.occupied_mask & _entry_span(terrain, name, hexes)
+
+
+@lru_cache(maxsize=1 << 12)
+def _entry_hexes(terrain: str, name: str, edge: tuple[str, ...], blocked: int) -> frozenset[str]:
+    """The hexes of :func:`_entries`, kept as :func:`entry_hexes` answers them."""
+    return frozenset(_entries(terrain, name, edge, blocked))
+
+
+@cache
+def _entry_span(terrain: str, name: str, edge: tuple[str, ...]) -> int:
+    """As :func:`_span`, for a character entering across the edge of hexes ``edge``."""
+    found = 0
+    for label in _entries(terrain, name, edge, 0):
+        found |= _BIT[label]
+    return found
+
+
+@lru_cache(maxsize=1 << 12)
+def _entries(terrain: str, name: str, edge: tuple[str, ...], blocked: int) -> Mapping[str, int]:
+    """:func:`entry_costs` on ``terrain`` with the hexes ``blocked`` occupied."""
+    who, land = character(name), battleland(terrain)
+    if who.flies:
+        sources = {h: 1 for h in edge if may_pass_over(who, land.hexes[h].hazard)}
+        return MappingProxyType(_fly(who, land, blocked, sources))
+    sources = {}
+    for label in edge:
+        cost = ground_entry_cost(who, land.hexes[label].hazard)
+        if not _BIT[label] & blocked and cost is not None:
+            sources[label] = cost
+    return MappingProxyType(_walk(who, land, blocked, sources))
 
 
 def deployment_hexes(position: Position) -> frozenset[str]:

@@ -20,8 +20,8 @@ from engine.battle.events import (
     ManeuverEnded,
     ManeuverTakenBack,
 )
-from engine.battle.maneuver import deployment_hexes, entry_hexes, reachable
-from engine.battle.position import Fighter, Side
+from engine.battle.maneuver import deployment_hexes, entry_hexes, reachable, reachable_from
+from engine.battle.position import Fighter, Position, Side
 from engine.battle.state import Battle, BattleStep, Casualty, ManeuverRecord, battle_waiting
 from engine.battleland import LABELS
 from engine.errors import IllegalManeuver, WrongPhase
@@ -29,11 +29,14 @@ from engine.events import Event
 from engine.frozen import evolve
 
 _HEXES = frozenset(LABELS)
+# The members bound once: an enum class's attributes are looked up through its metaclass's
+# ``__getattr__`` hook, several times slower than a global.
+_MANEUVER, _DEFENDER = BattleStep.MANEUVER, Side.DEFENDER
 
 
 def require_maneuver(battle: Battle, doing: str) -> None:
     """Raise :class:`WrongPhase` unless the phasing side may maneuver now."""
-    if battle.step is not BattleStep.MANEUVER or battle.concession is not None:
+    if battle.step is not _MANEUVER or battle.concession is not None:
         raise WrongPhase(
             f"you can {doing} only in your maneuver phase (RULES §8.4); {battle_waiting(battle)}"
         )
@@ -46,9 +49,12 @@ def _with_waiting(battle: Battle, side: Side, names: list[str]) -> Mapping[Side,
 def may_enter(battle: Battle, side: Side, name: str) -> bool:
     """Whether ``name``, off the board, may enter now: in its side's first maneuver, or as
     the summoned lord or reinforcement of this maneuver phase (RULES §8.4, §6.6, §7.2a)."""
-    if name not in battle.waiting(side):
-        return False
-    if side not in battle.entered:
+    return name in battle.waiting(side) and _entering_now(battle, side, name)
+
+
+def _entering_now(battle: Battle, side: Side, name: str) -> bool:
+    """:func:`may_enter` for a character known to be off the board."""
+    if not battle.entered or side not in battle.entered:
         return True
     return battle.entrant is not None and battle.entrant.name == name
 
@@ -63,8 +69,13 @@ def entry_destinations(battle: Battle, side: Side, name: str) -> frozenset[str]:
     otherwise across its side's edge (RULES §8.3, §8.5.6)."""
     if not may_enter(battle, side, name):
         return frozenset()
+    return _entry_ends(battle, side, name)
+
+
+def _entry_ends(battle: Battle, side: Side, name: str) -> frozenset[str]:
+    """:func:`entry_destinations` of a character that may enter now."""
     position = battle.position
-    if side is Side.DEFENDER and side not in battle.entered and battle.land.is_tower:
+    if side is _DEFENDER and side not in battle.entered and battle.land.is_tower:
         return deployment_hexes(position)
     return entry_hexes(position, name, battle.edge(side))
 
@@ -73,17 +84,20 @@ def destinations(battle: Battle) -> dict[str, frozenset[str]]:
     """Every legal move of the phasing side now: character (hex or, off the board, name)
     → destinations (RULES §8.5). Characters with nowhere to go are left out."""
     side = battle.phasing
-    moved = moved_hexes(battle)
+    position = battle.position
+    moved = {record.end for record in battle.moves}
     found: dict[str, frozenset[str]] = {}
-    for who in battle.position.of_side(side):
-        if who.hex not in moved and who.alive:
-            ends = reachable(battle.position, who)
+    for who in position.fighters:
+        if who.side is side and who.hex not in moved and who.alive:
+            ends = reachable(position, who)
             if ends:
                 found[who.hex] = ends
-    for name in sorted(set(battle.waiting(side))):
-        ends = entry_destinations(battle, side, name)
-        if ends:
-            found[name] = ends
+    waiting = battle.waiting(side)
+    for name in sorted(set(waiting)) if waiting else ():
+        if _entering_now(battle, side, name):
+            entries = _entry_ends(battle, side, name)
+            if entries:
+                found[name] = entries
     return found
 
 
@@ -98,49 +112,53 @@ def maneuver(battle: Battle, who: str, to: str) -> Change:
         mover = battle.position.at(who)
         if mover is None or mover.side is not side:
             raise IllegalManeuver(f"you have no character in {who} (RULES §8.5)")
-        if who in moved_hexes(battle):
-            raise IllegalManeuver(
-                f"the {mover.name} in {who} has moved this phase; take the move back first "
-                "(RULES §8.5, errata 7.0)"
-            )
-        if to not in reachable(battle.position, mover):
+        for record in battle.moves:
+            if record.end == who:
+                raise IllegalManeuver(
+                    f"the {mover.name} in {who} has moved this phase; take the move back "
+                    "first (RULES §8.5, errata 7.0)"
+                )
+        if to not in reachable_from(battle.position, mover):
             raise IllegalManeuver(
                 f"the {mover.name} in {who} cannot reach {to} (RULES §8.5, §8.6; an engaged "
                 "character may not move)"
             )
-        return _place(battle, side, mover.name, who, to)
-    if who not in battle.waiting(side):
+        return _move(battle, side, mover.name, who, to)
+    waiting = battle.waiting(side)
+    if who not in waiting:
         raise IllegalManeuver(f"you have no {who} off the board (RULES §8.5)")
-    if not may_enter(battle, side, who):
+    if not _entering_now(battle, side, who):
         raise IllegalManeuver(
             f"the {who} could enter only in your first maneuver phase (RULES §8.4)"
         )
-    if to not in entry_destinations(battle, side, who):
+    if to not in _entry_ends(battle, side, who):
         raise IllegalManeuver(
             f"the {who} cannot enter to {to} across {', '.join(battle.edge(side).hexes)} "
             "(RULES §8.3, §8.5)"
         )
-    return _place(battle, side, who, None, to)
+    return _enter(battle, side, waiting, who, to)
 
 
-def _place(battle: Battle, side: Side, name: str, start: str | None, end: str) -> Change:
-    position = battle.position
-    record = ManeuverRecord(side, name, start, end)
-    moves = (*battle.moves, record)
-    if start is None:
-        waiting = list(battle.waiting(side))
-        waiting.remove(name)
-        arrival = Fighter(name, side, end, battle.power_of(side, name))
-        battle = evolve(
-            battle,
-            position=evolve(position, fighters=(*position.fighters, arrival)),
-            off_board=_with_waiting(battle, side, waiting),
-            moves=moves,
-        )
-    else:
-        fighters = tuple([evolve(f, hex=end) if f.hex == start else f for f in position.fighters])
-        battle = evolve(battle, position=evolve(position, fighters=fighters), moves=moves)
+def _move(battle: Battle, side: Side, name: str, start: str, end: str) -> Change:
+    """The battle after the character in ``start`` moved to ``end`` (recorded, §8.5)."""
+    moves = (*battle.moves, ManeuverRecord(side, name, start, end))
+    battle = evolve(battle, position=battle.position.moved(start, end), moves=moves)
     return battle, [CharacterMoved(side, name, start, end)]
+
+
+def _enter(battle: Battle, side: Side, waiting: tuple[str, ...], name: str, end: str) -> Change:
+    """The battle after ``name``, one of the ``waiting``, entered to ``end`` (§8.3, §8.5.6)."""
+    position = battle.position
+    left = list(waiting)
+    left.remove(name)
+    arrival = Fighter(name, side, end, battle.power_of(side, name))
+    battle = evolve(
+        battle,
+        position=Position(position.terrain, (*position.fighters, arrival)),
+        off_board=_with_waiting(battle, side, left),
+        moves=(*battle.moves, ManeuverRecord(side, name, None, end)),
+    )
+    return battle, [CharacterMoved(side, name, None, end)]
 
 
 def take_back(battle: Battle, hex_label: str) -> Change:

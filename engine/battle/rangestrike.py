@@ -10,12 +10,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
-from engine.battle.los import BRAMBLE, LineOfSight, line_of_sight
+from engine.battle.los import BRAMBLE, sight_verdict
 from engine.battle.position import Fighter, Position, Side, in_contact
 from engine.battle.strike import strike_number
-from engine.battleland import Battleland, battleland, distance
+from engine.battleland import LABELS, Battleland, battleland, distance
 from engine.characters import character
 from engine.errors import IllegalStrike
+from engine.frozen import quick_init
 
 VOLCANO = "Volcano"
 #: Range counts both end hexes; a normal rangestrike needs at least this (RULES §10.2).
@@ -26,6 +27,7 @@ LONG_RANGE = 4
 VOLCANO_DICE = 2
 
 
+@quick_init
 @dataclass(frozen=True)
 class RangestrikeValues:
     """Dice and strike-number of a rangestrike (RULES §10.3, §10.6, §10.7).
@@ -49,7 +51,11 @@ class RangestrikeValues:
 
 def rangestrike_range(a: str, b: str) -> int:
     """Range between two hexes: distance + 1, counting both (RULES §10.2)."""
-    return distance(a, b) + 1
+    found = _RANGES.get((a, b))
+    return distance(a, b) + 1 if found is None else found  # an unknown hex raises
+
+
+_RANGES = {(a, b): distance(a, b) + 1 for a in LABELS for b in LABELS}
 
 
 def uses_magic_missile(striker: Fighter) -> bool:
@@ -59,11 +65,6 @@ def uses_magic_missile(striker: Fighter) -> bool:
 
 def _label(who: Fighter) -> str:
     return f"{who.name} {who.hex}"
-
-
-def _occupied(position: Position) -> frozenset[str]:
-    """Hexes whose characters block sight: all of them, slain ones included (§10.5 L6)."""
-    return position.occupied()
 
 
 def rangestriker_problem(position: Position, striker: Fighter) -> str | None:
@@ -129,21 +130,42 @@ def rangestrike_problem(position: Position, striker: Fighter, target: Fighter) -
 
 def _judge(
     position: Position, striker: Fighter, target: Fighter
-) -> tuple[str | None, LineOfSight | None]:
-    """:func:`rangestrike_problem` and the line of sight it looked along (None for a
-    magic missile, which needs none, or when another reason came first)."""
+) -> tuple[str | None, tuple[int, ...]]:
+    """:func:`rangestrike_problem` and the intervening Brambles of each clear path of the
+    line of sight it looked along (none for a magic missile, which needs no line)."""
     reach = rangestrike_range(striker.hex, target.hex)
+    kind = striker.character
+    magic = kind.magic_missile
+    if (  # the tests below, in their order, without a reason for each (§10.1, §10.2, §10.4)
+        kind.rangestrikes
+        and not position.in_contact_with_enemy(striker)
+        and target.side is not striker.side
+        and target.alive
+        and (magic or not target.character.is_lord)
+        and reach <= kind.skill
+        and (magic or reach >= MIN_RANGE)
+    ):
+        return (None, ()) if magic else _sight(position, striker, target)
     reason = (
         rangestriker_problem(position, striker)
         or _target_problem(striker, target)
         or _range_problem(striker, target, reach)
     )
-    if reason is not None or uses_magic_missile(striker):
-        return reason, None
-    sight = line_of_sight(position.land, striker.hex, target.hex, _occupied(position))
-    if not sight.clear:
-        reason = f"{_label(striker)} cannot rangestrike {_label(target)}: {sight.reason}"
-    return reason, sight
+    if reason is not None or magic:
+        return reason, ()
+    return _sight(position, striker, target)
+
+
+def _sight(
+    position: Position, striker: Fighter, target: Fighter
+) -> tuple[str | None, tuple[int, ...]]:
+    """Why no line of sight from ``striker`` to ``target`` is clear (None if one is), and
+    the Brambles along each clear path (RULES §10.5). Every character blocks sight, slain
+    ones not yet removed included (§10.5 L6)."""
+    why, brambles = sight_verdict(position.terrain, striker.hex, target.hex, position.occupied_mask)
+    if why is None:
+        return None, brambles
+    return f"{_label(striker)} cannot rangestrike {_label(target)}: {why}", ()
 
 
 def can_rangestrike(position: Position, striker: Fighter, target: Fighter) -> bool:
@@ -154,21 +176,42 @@ def can_rangestrike(position: Position, striker: Fighter, target: Fighter) -> bo
 def rangestrike_targets(position: Position, striker: Fighter) -> tuple[Fighter, ...]:
     """Every character ``striker`` may rangestrike now (RULES §10.1, §10.4): those
     :func:`can_rangestrike` allows, by the same tests without a reason for each other one."""
+    return tuple([target for target, _ in _aims(position, striker)])
+
+
+def rangestrike_choices(
+    position: Position, striker: Fighter
+) -> list[tuple[Fighter, RangestrikeValues]]:
+    """Each of the :func:`rangestrike_targets` of ``striker`` with the
+    :func:`rangestrike_values` against it."""
+    terrain, name, power, at = position.terrain, striker.name, striker.power, striker.hex
+    return [
+        (f, _values(terrain, name, power, at, f.name, f.hex, brambles))
+        for f, brambles in _aims(position, striker)
+    ]
+
+
+def _aims(position: Position, striker: Fighter) -> list[tuple[Fighter, tuple[int, ...]]]:
+    """The :func:`rangestrike_targets` of ``striker``, each with the Brambles along each
+    clear path to it (none for a magic missile)."""
     if not striker.character.rangestrikes or rangestriker_problem(position, striker) is not None:
-        return ()
-    land = position.land
+        return []
+    terrain, at, skill = position.terrain, striker.hex, striker.skill
     magic = uses_magic_missile(striker)
-    occupied = _occupied(position)
-    found = []
+    found: list[tuple[Fighter, tuple[int, ...]]] = []
     for f in position.fighters:
         if f.side is striker.side or not f.alive or (f.character.is_lord and not magic):
             continue  # §10.4
-        reach = rangestrike_range(striker.hex, f.hex)
-        if reach > striker.skill or (reach < MIN_RANGE and not magic):
+        reach = rangestrike_range(at, f.hex)
+        if reach > skill or (reach < MIN_RANGE and not magic):
             continue  # §10.2
-        if magic or line_of_sight(land, striker.hex, f.hex, occupied).clear:
-            found.append(f)  # §10.5
-    return tuple(found)
+        if magic:
+            found.append((f, ()))
+            continue
+        why, brambles = sight_verdict(terrain, at, f.hex, position.occupied_mask)
+        if why is None:
+            found.append((f, brambles))  # §10.5
+    return found
 
 
 def rangestrike_dice(land: Battleland, striker: Fighter) -> int:
@@ -219,13 +262,17 @@ def rangestrike_values(position: Position, striker: Fighter, target: Fighter) ->
     target's skill (RULES §10.7). Raises :class:`IllegalStrike` when the rangestrike is
     not allowed, with the reason.
     """
-    reason, sight = _judge(position, striker, target)
+    reason, brambles = _judge(position, striker, target)
     if reason is not None:
         raise IllegalStrike(reason)
-    land = position.land
-    brambles = () if sight is None else tuple(line.brambles for line in sight.clear_lines)
     return _values(
-        land.terrain, striker.name, striker.power, striker.hex, target.name, target.hex, brambles
+        position.terrain,
+        striker.name,
+        striker.power,
+        striker.hex,
+        target.name,
+        target.hex,
+        brambles,
     )
 
 

@@ -16,6 +16,7 @@ from enum import Enum
 from engine.battle.position import Fighter, Position, Side
 from engine.battleland import Battleland, Edge, attacker_edge, defender_edge
 from engine.characters import TITAN, character
+from engine.frozen import quick_init
 
 #: Battle turns are numbered 1–7 (RULES §8.4).
 LAST_TURN = 7
@@ -68,6 +69,7 @@ class Ending:
     loser: Side | None = None
 
 
+@quick_init
 @dataclass(frozen=True)
 class ManeuverRecord:
     """One character's move in the current maneuver phase, kept for take-backs (errata 7.0).
@@ -81,6 +83,7 @@ class ManeuverRecord:
     end: str
 
 
+@quick_init
 @dataclass(frozen=True)
 class PendingCarry:
     """Excess hits of a strike still to be placed by the striker (RULES §9.4, errata 12.4).
@@ -200,7 +203,7 @@ class Battle:
     def edge(self, side: Side) -> Edge:
         """The edge ``side`` enters by (RULES §8.3; in a Tower the attacker uses side 3)."""
         tower = self.land.is_tower
-        if side is Side.ATTACKER:
+        if side is _ATTACKER:
             return attacker_edge(self.entry_side, tower)
         return defender_edge(self.entry_side, tower)
 
@@ -218,7 +221,7 @@ class Battle:
     def striking_side(self) -> Side:
         """Who strikes in the current strike step: the phasing side, or the other one
         in the counterstrike step (RULES §9.1)."""
-        return self.phasing.other if self.step is BattleStep.COUNTERSTRIKE else self.phasing
+        return self.phasing.other if self.step is _COUNTERSTRIKE else self.phasing
 
     @property
     def decider(self) -> Side | None:
@@ -267,6 +270,10 @@ class Battle:
         """The summed value of ``side``'s characters ``names`` (RULES §0.2, §11.4)."""
         return sum(self.power_of(side, n) * character(n).skill for n in names)
 
+
+# The members bound once: an enum class's attributes are looked up through its metaclass's
+# ``__getattr__`` hook, several times slower than a global.
+_ATTACKER, _COUNTERSTRIKE = Side.ATTACKER, BattleStep.COUNTERSTRIKE
 
 #: The decision each step waits for, in words (see :func:`decision_words`).
 _DECISIONS = {

@@ -14,6 +14,7 @@ from engine.battle.position import Fighter, Position, Side, in_contact
 from engine.battleland import Battleland, battleland
 from engine.characters import character
 from engine.errors import IllegalStrike
+from engine.frozen import quick_init
 
 #: A 6 always hits; a strike number never exceeds this (RULES §9.2).
 MAX_STRIKE_NUMBER = 6
@@ -27,6 +28,7 @@ WALL = "Wall"
 DUNE = "Dune"
 
 
+@quick_init
 @dataclass(frozen=True)
 class StrikeValues:
     """Dice thrown and strike number of a strike (RULES §9.2); also a declaration (§9.5)."""
@@ -38,6 +40,7 @@ class StrikeValues:
         return f"{self.dice} dice at {self.strike_number}"
 
 
+@quick_init
 @dataclass(frozen=True)
 class Crossing:
     """The hexside between two adjacent hexes as seen when striking from the first.
@@ -183,11 +186,21 @@ def strike_targets(position: Position, striker: Fighter) -> list[Fighter]:
     if not position.holds(striker):
         return []
     land = position.land
+    near = land.contact_bits.get(striker.hex)
+    if near is None:  # not a hex: as can_strike (which raises for a living enemy)
+        return [
+            f
+            for f in position.fighters
+            if f.side is not striker.side
+            and f.alive
+            and in_contact(land, striker.hex, f.hex)
+            and position.holds(f)
+        ]
+    near &= position.enemy_mask(striker.side, living_only=True)
+    if not near:
+        return []  # no living enemy in contact: the usual case
     return [
         f
-        for f in position.fighters
-        if f.side is not striker.side
-        and f.alive
-        and in_contact(land, striker.hex, f.hex)
-        and position.holds(f)
+        for f in position.standing_in(near)
+        if f.side is not striker.side and f.alive and position.holds(f)
     ]

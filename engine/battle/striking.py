@@ -11,7 +11,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from engine.battle.carry import DeclarationOption, legal_declarations, resolve_strike
+from engine.battle.carry import (
+    DeclarationOption,
+    check_rolls,
+    declarations_of,
+    eligible_carry_targets,
+    legal_declarations,
+    rolled,
+)
 from engine.battle.events import (
     CarriedOver,
     CarryToPlace,
@@ -21,7 +28,12 @@ from engine.battle.events import (
     Struck,
 )
 from engine.battle.position import Fighter, Position
-from engine.battle.rangestrike import RangestrikeValues, rangestrike_targets, rangestrike_values
+from engine.battle.rangestrike import (
+    RangestrikeValues,
+    rangestrike_choices,
+    rangestrike_targets,
+    rangestrike_values,
+)
 from engine.battle.state import Battle, BattleStep, PendingCarry, battle_waiting
 from engine.battle.strike import StrikeValues, strike_targets, strike_values
 from engine.errors import IllegalStrike, WrongPhase
@@ -30,6 +42,9 @@ from engine.frozen import evolve
 from engine.words import plural
 
 _STRIKE_STEPS = (BattleStep.STRIKE, BattleStep.COUNTERSTRIKE)
+# The steps bound once: an enum class's attributes are looked up through its metaclass's
+# ``__getattr__`` hook, several times slower than a global.
+_STRIKE, _COUNTERSTRIKE = _STRIKE_STEPS
 
 
 def due_strikers(battle: Battle) -> list[Fighter]:
@@ -46,34 +61,43 @@ def due_strikers(battle: Battle) -> list[Fighter]:
 
 def rangestrikers(battle: Battle) -> list[Fighter]:
     """The phasing side's characters that may still rangestrike (RULES §10.1)."""
-    if battle.step is not BattleStep.STRIKE:
+    if battle.step is not _STRIKE:
         return []
     position = battle.position
     return [
         f
-        for f in position.of_side(battle.phasing)
+        for f in position.rangestriking(battle.phasing)
         if f.hex not in battle.struck and rangestrike_targets(position, f)
     ]
 
 
 def strike_options(battle: Battle) -> list[tuple[Fighter, Fighter, DeclarationOption]]:
     """Every strike the striking side may make now, with every legal declaration (§9.5)."""
-    position = battle.position
+    if battle.step not in _STRIKE_STEPS:
+        return []
+    position, struck = battle.position, battle.struck
     return [
-        (striker, target, option)
-        for striker in due_strikers(battle)
-        for target in strike_targets(position, striker)
-        for option in legal_declarations(position, striker, target)
+        (striker, target, option)  # strikers with no target have no option: not due
+        for striker in position.of_side(battle.striking_side)
+        if striker.hex not in struck
+        for target, option in declarations_of(position, striker)
     ]
 
 
 def rangestrike_options(battle: Battle) -> list[tuple[Fighter, Fighter, RangestrikeValues]]:
     """Every rangestrike the phasing side may make now (RULES §10)."""
+    if battle.step is not _STRIKE:
+        return []
     position = battle.position
+    candidates = position.rangestriking(battle.phasing)
+    if not candidates:
+        return []  # no rangestriker on the side: the usual case
+    struck = battle.struck
     return [
-        (striker, target, rangestrike_values(position, striker, target))
-        for striker in rangestrikers(battle)
-        for target in rangestrike_targets(position, striker)
+        (striker, target, values)
+        for striker in candidates
+        if striker.hex not in struck
+        for target, values in rangestrike_choices(position, striker)
     ]
 
 
@@ -111,20 +135,27 @@ def strike_plan(
     ``declared`` is an announced reduction (None: the natural values). Raises
     :class:`IllegalStrike` when the strike or the announcement is not allowed.
     """
+    striker, target, _, used = _strike_plan(battle, striker_hex, target_hex, declared)
+    return striker, target, used
+
+
+def _strike_plan(
+    battle: Battle, striker_hex: str, target_hex: str, declared: StrikeValues | None
+) -> tuple[Fighter, Fighter, StrikeValues, StrikeValues]:
+    """:func:`strike_plan` and the natural values: striker, target, natural, used."""
     striker = _striker(battle, striker_hex)
     target = _character(battle.position, target_hex)
     natural = strike_values(battle.position, striker, target)
-    used = natural if declared is None else declared
-    if used == natural:
-        return striker, target, used  # the natural values are always allowed (§9.5)
+    if declared is None or declared == natural:
+        return striker, target, natural, natural  # always allowed (§9.5)
     options = legal_declarations(battle.position, striker, target)
-    if used not in {o.values for o in options}:
+    if declared not in {o.values for o in options}:
         allowed = "; ".join(str(o.values) for o in options)
         raise IllegalStrike(
             f"the {striker.name} in {striker_hex} may strike {target_hex} with {allowed}, "
-            f"not {used} (RULES §9.5)"
+            f"not {declared} (RULES §9.5)"
         )
-    return striker, target, used
+    return striker, target, natural, declared
 
 
 def strike(
@@ -135,15 +166,18 @@ def strike(
     rolls: Sequence[int],
 ) -> Change:
     """Make a strike with the rolled ``rolls``; excess hits carry over (RULES §9.4)."""
-    striker, target, used = strike_plan(battle, striker_hex, target_hex, declared)
-    natural = strike_values(battle.position, striker, target)
-    result = resolve_strike(
-        battle.position, striker, target, None if used == natural else used, rolls
-    )
-    hit = min(result.hits, target.hits_to_slay)
+    striker, target, natural, used = _strike_plan(battle, striker_hex, target_hex, declared)
+    check_rolls(used, rolls)
+    position = battle.position
+    number = used.strike_number
+    hits = sum([r >= number for r in rolls])
+    need = target.hits_to_slay
+    excess = max(0, hits - need)
+    # Eligible under the values used, fixed before the roll (RULES §9.4).
+    carry = eligible_carry_targets(position, striker, target, used) if excess else ()
     battle = evolve(
         battle,
-        position=battle.position.hit(target_hex, hit),
+        position=position.hit(target_hex, min(hits, need)),
         struck=battle.struck | {striker_hex},
     )
     event = Struck(
@@ -153,17 +187,17 @@ def strike(
         target_hex,
         target.name,
         used.dice,
-        used.strike_number,
+        number,
         tuple(rolls),
-        result.hits,
-        result.target_slain,
-        result.excess,
-        declared=used != natural,
-        counter=battle.step is BattleStep.COUNTERSTRIKE,
+        hits,
+        hits >= need,
+        excess,
+        declared=used is not natural,
+        counter=battle.step is _COUNTERSTRIKE,
     )
-    if result.excess and result.carry_targets:
-        targets = tuple(f.hex for f in result.carry_targets)
-        battle = evolve(battle, carry=PendingCarry(striker_hex, result.excess, targets))
+    if carry:
+        targets = tuple([f.hex for f in carry])
+        battle = evolve(battle, carry=PendingCarry(striker_hex, excess, targets))
         battle, events = _settle_carry(battle)
         return battle, [event, *events]
     return battle, [event]
@@ -226,12 +260,14 @@ def rangestrike_plan(
     ``number`` may pick a higher strike number along another clear hexspine path
     (errata 13.3). Raises :class:`IllegalStrike` when not allowed.
     """
-    if battle.step is BattleStep.COUNTERSTRIKE:
+    if battle.step is _COUNTERSTRIKE:
         raise IllegalStrike("rangestrikes are made only in your own strike phase (RULES §10.1)")
     striker = _striker(battle, striker_hex)
     target = _character(battle.position, target_hex)
     values = rangestrike_values(battle.position, striker, target)
-    chosen = values.strike_number if number is None else number
+    if number is None:
+        return striker, target, values, values.strike_number  # the default (§10.8)
+    chosen = number
     if chosen not in values.strike_numbers:
         allowed = " or ".join(str(n) for n in values.strike_numbers)
         raise IllegalStrike(
@@ -246,15 +282,15 @@ def rangestrike(
 ) -> Change:
     """Make a rangestrike with all its dice, ``rolls`` (RULES §10; no carry-over)."""
     striker, target, values, chosen = rangestrike_plan(battle, striker_hex, target_hex, number)
-    if len(rolls) != values.dice or any(not 1 <= r <= 6 for r in rolls):
+    if not rolled(rolls, values.dice):
         raise IllegalStrike(
             f"a rangestrike needs {plural(values.dice, 'result')} of 1–6 (errata 13.3)"
         )
-    hits = sum(1 for r in rolls if r >= chosen)
-    damage = min(hits, target.hits_to_slay)
+    hits = sum([r >= chosen for r in rolls])
+    need = target.hits_to_slay
     battle = evolve(
         battle,
-        position=battle.position.hit(target_hex, damage),
+        position=battle.position.hit(target_hex, min(hits, need)),
         struck=battle.struck | {striker_hex},
     )
     event = Rangestruck(
@@ -267,7 +303,7 @@ def rangestrike(
         chosen,
         tuple(rolls),
         hits,
-        hits >= target.hits_to_slay,
+        hits >= need,
     )
     return battle, [event]
 
