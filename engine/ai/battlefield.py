@@ -36,9 +36,11 @@ def damage_worth(f: Fighter, damage: int, ours: bool) -> float:
 
 
 @lru_cache(maxsize=1 << 16)
-def _blow(
+def blow_values(
     terrain: str, striker: str, power: int, at: str, target: str, target_power: int, to: str
 ) -> tuple[int, int]:
+    """(dice, strike number) of character ``striker`` of ``power`` in ``at`` striking
+    ``target`` of ``target_power`` in ``to``, adjacent hexes of ``terrain`` (§9.2, §9.3)."""
     land = battleland(terrain)
     s = Fighter(striker, Side.ATTACKER, at, power)
     t = Fighter(target, Side.DEFENDER, to, target_power)
@@ -52,7 +54,7 @@ def blow(position: Position, striker: Fighter, target: Fighter) -> tuple[int, in
     stand, or None when they are not in contact (RULES §9.2, §9.3, §8.6)."""
     if not in_contact(position.land, striker.hex, target.hex):
         return None
-    return _blow(
+    return blow_values(
         position.terrain,
         striker.name,
         striker.power,
