@@ -8,8 +8,9 @@ from engine.ai.blunders import choose_blunder
 from engine.ai.engaging import best_summon
 from engine.ai.levels import DEFAULT, Level
 from engine.ai.maneuvering import choose_maneuver
-from engine.ai.planning import choose_planned_maneuver
 from engine.ai.striking import choose_strike
+from engine.ai.tactics.planner import choose_tactical_maneuver
+from engine.ai.tactics.striker import choose_tactical_strike
 from engine.ai.tiebreak import tiebreaker
 from engine.battle.position import Side
 from engine.battle.state import BattleStep
@@ -25,7 +26,7 @@ def choose_battle_action(
     state: GameState, seat: int, legal: list[a.Action], level: Level = DEFAULT
 ) -> a.Action:
     """The next battle action for ``seat`` at ``level``: ``hard`` plans each maneuver
-    phase (:mod:`engine.ai.planning`), ``easy`` blunders (:mod:`engine.ai.blunders`)."""
+    phase (:mod:`engine.ai.tactics`), ``easy`` blunders (:mod:`engine.ai.blunders`)."""
     battle = battle_of(state)
     assert battle is not None
     if b.AcceptConcession() in legal:
@@ -37,10 +38,12 @@ def choose_battle_action(
     if level == "easy" and (striking or step is BattleStep.MANEUVER):
         return choose_blunder(state, seat, battle, side, legal, tie)
     if striking:
+        if level == "hard":
+            return choose_tactical_strike(battle, legal, tie)
         return choose_strike(battle, legal, tie)
     if step is BattleStep.MANEUVER:
         if level == "hard":
-            return choose_planned_maneuver(battle, side, legal, tie)
+            return choose_tactical_maneuver(battle, side, legal)
         return choose_maneuver(battle, side, legal, tie)
     if step is BattleStep.SUMMON:
         summons = [x for x in legal if isinstance(x, a.Summon)]

@@ -1,7 +1,7 @@
 """The computer player's levels of play (issue 24).
 
 ``easy`` makes a newcomer's mistakes, ``normal`` plays the one-move-at-a-time heuristics,
-``hard`` searches (:mod:`engine.ai.planning`). Every level is deterministic given the
+``hard`` searches (:mod:`engine.ai.tactics`). Every level is deterministic given the
 game state and its seed.
 """
 

@@ -8,13 +8,13 @@ from dataclasses import replace
 
 import pytest
 
-from engine.ai import choose_action, planning
+from engine.ai import choose_action
 from engine.ai.levels import LEVELS, level_of
-from engine.ai.planning import Budget, search
-from engine.ai.tiebreak import tiebreaker
+from engine.ai.tactics import planner
 from engine.battle.position import Side
 from engine.dice import Dice
 from engine.game import actions as a
+from engine.game import battle_actions as b
 from engine.game.apply import apply
 from engine.game.battle_flow import battle_of
 from engine.game.legal import to_act
@@ -53,7 +53,7 @@ START = ("Brush", "Gargoyle*2,Cyclops*2,Gorgon,Lion", "Troll*2,Ranger*2,Gorgon")
 def test_a_replay_rebuilds_every_choice_of_each_level(level):
     played = fight(battle_start(*START, seed=4), (level, level))
     assert len(played) > 20
-    planning._CACHE.clear()  # a fresh process: nothing memoised
+    planner._CACHE.clear()  # a fresh process: nothing memoised
     for state, seat, action in played:
         assert choose_action(state, seat, level) == action
     state, seat, action = played[len(played) // 2]
@@ -73,20 +73,16 @@ def _maneuver_states(level: str) -> list[GameState]:
     ]
 
 
-def test_hard_keeps_to_its_node_budget():
-    """Each candidate plan starts only while the budget lasts: a budget of one node finds
-    the greedy plan alone; a larger one stops within one candidate's cost of it."""
+def test_hard_keeps_to_its_budget():
+    """The search judges at most its budget of plans; one plan is the usual stance's."""
     checked = 0
     for state in _maneuver_states("hard")[:6]:
         battle = battle_of(state)
         side = battle.phasing
-        seat = 0 if side is Side.ATTACKER else 1
-        tie = tiebreaker(state, seat)
-        alone = search(battle, side, tie, Budget(1))
-        for nodes in (alone.nodes + 1, 3 * alone.nodes, planning.NODE_BUDGET):
-            plan = search(battle, side, tie, Budget(nodes))
-            assert plan.nodes <= nodes + alone.nodes + len(planning.legal_moves(battle))
-            assert plan.nodes >= alone.nodes
+        alone = planner.search(battle, side, budget=1)
+        assert alone.judged == 1
+        for budget in (2, 5, planner.PLAN_BUDGET):
+            assert 1 <= planner.search(battle, side, budget=budget).judged <= budget
         checked += 1
     assert checked >= 3
 
@@ -95,10 +91,12 @@ def test_hard_moves_are_legal_and_come_from_a_plan():
     for state in _maneuver_states("hard")[:4]:
         battle = battle_of(state)
         seat = 0 if battle.phasing is Side.ATTACKER else 1
-        plan = search(battle, battle.phasing, tiebreaker(state, seat), Budget(planning.NODE_BUDGET))
+        plan = planner.search(battle, battle.phasing)
         action = choose_action(state, seat, "hard")
         if plan.moves:
             assert (action.character, action.to) == plan.moves[0]
+        else:
+            assert action == b.EndManeuver()
 
 
 MIRRORS = [
