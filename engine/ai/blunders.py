@@ -25,9 +25,9 @@ from engine.game.state import GameState
 CHARGE = 2.0
 #: Chances of a move anywhere, of ending the maneuvers early, of striking the biggest
 #: enemy, of forgetting a rangestrike.
-WILD_MOVE = 0.3
-EARLY_END = 0.15
-BIG_TARGET = 0.6
+WILD_MOVE = 0.45
+EARLY_END = 0.25
+BIG_TARGET = 0.75
 FORGET_RANGESTRIKE = 0.5
 
 
