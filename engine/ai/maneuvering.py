@@ -135,6 +135,12 @@ def move_gains(
     """How much each move among ``legal`` improves ``side``'s position under ``plan``."""
     position = battle.position
     now = clash(position, side)
+    land = position.land
+    enemies = [f.hex for f in position.fighters if f.side is not side and f.alive]
+
+    def engaged(hex_: str) -> bool:
+        return any(in_contact(land, hex_, e) or in_contact(land, e, hex_) for e in enemies)
+
     alone: dict[str, float] = {}
     found: list[tuple[float, b.Maneuver]] = []
     for action in legal:
@@ -148,14 +154,19 @@ def move_gains(
                 alone[mover.hex] = placement(position, mover, plan)
             start = alone[mover.hex]
             rest = tuple(f for f in position.fighters if f.hex != mover.hex)
+            was_engaged = engaged(mover.hex)
         else:
             power = battle.power_of(side, action.character)
             mover = Fighter(action.character, side, action.to, power)
             start = -LEFT_OFF - worth(mover, True)
             rest = position.fighters
+            was_engaged = False
         moved = evolve(mover, hex=action.to)
         after = evolve(position, fighters=(*rest, moved))
-        gain = placement(after, moved, plan) - start + clash(after, side) - now + tie(action)
+        # A move from and to hexes out of every enemy's contact leaves every blow of the
+        # exchange as it was: the clash is the same, to the last bit.
+        then = clash(after, side) if was_engaged or engaged(action.to) else now
+        gain = placement(after, moved, plan) - start + then - now + tie(action)
         found.append((gain, action))
     return found
 
