@@ -46,6 +46,7 @@ sys.path.insert(0, str(HERE.parent))
 
 from bot.context import Caller, Place  # noqa: E402
 from bot.demo import open_ai_game  # noqa: E402
+from bot.heap import settle  # noqa: E402
 from bot.service import GameService  # noqa: E402
 from bot.storage import games as rows  # noqa: E402
 from bot.storage.record import Game, full_replay, load_game  # noqa: E402
@@ -229,6 +230,7 @@ async def soak_games(path: Path, games: int, seed: int, turns: int, concurrent: 
         path, seeds=itertools.count(seed).__next__, on_ai_action=observe
     )
     overtime = Overtime(service, turns)
+    settle()  # as the bot does once started (bot/heap.py)
     numbers = iter(range(games))
 
     async def worker(channel: int) -> None:

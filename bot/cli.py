@@ -230,8 +230,10 @@ def run_local(
 ) -> int:
     """Play in the terminal until the end of input."""
     from bot.console import play_locally
+    from bot.heap import settle
     from bot.storage import DatabaseInUse
 
+    settle()
     try:
         asyncio.run(play_locally(db or config.database, players, ai=ai, seed=seed, out=out))
     except DatabaseInUse as exc:

@@ -24,6 +24,7 @@ from bot.discord.components import DYNAMIC_ITEMS
 from bot.discord.errors import TitanTree
 from bot.discord.host import TitanHost
 from bot.discord.sync import OverLimits, Synced, registered_ids, sync_commands, sync_file
+from bot.heap import settle
 from bot.pictures import Renderer, default_renderer
 from bot.records.proof import random_seed
 from bot.schedule.clock import Clock
@@ -192,6 +193,7 @@ def run_bot(config: Config) -> int:
     """Run the bot until it is stopped; the process exit status."""
     discord.utils.setup_logging()
     bot = TitanBot(config, renderer=default_renderer(), paint_in_processes=True)
+    settle()
     try:
         asyncio.run(_run(bot, config.token))
     except discord.LoginFailure:
