@@ -58,11 +58,16 @@ def usual_stance(battle: Battle, side: Side) -> Stance:
     """How a side places its characters when nothing better is known: the attacker
     closes in harder each turn (§11.1); the defender fights only when stronger."""
     if side is Side.ATTACKER:
-        pull = ATTACK_PULL + ATTACK_PULL_PER_TURN * battle.turn
+        pull = attack_pull(battle)
         return Stance(pull=pull, titan_pull=0.3 * pull)
     mine, theirs = _force(battle, side), _force(battle, side.other)
     pull = 1.0 if mine >= DEFENDER_CONFIDENCE * theirs else 0.0
     return Stance(pull=pull, titan_pull=0.3 * pull)
+
+
+def attack_pull(battle: Battle) -> float:
+    """The attacker's pull toward the enemy per hex: harder each turn (§11.1)."""
+    return ATTACK_PULL + ATTACK_PULL_PER_TURN * battle.turn
 
 
 def _force(battle: Battle, side: Side) -> float:
@@ -74,7 +79,7 @@ def _force(battle: Battle, side: Side) -> float:
 def stances(battle: Battle, side: Side) -> list[Stance]:
     """The usual stance first, then the others worth trying."""
     base = usual_stance(battle, side)
-    attack = ATTACK_PULL + ATTACK_PULL_PER_TURN * battle.turn
+    attack = attack_pull(battle)
     found = [
         base,
         Stance(pull=0.0, titan_pull=0.0, exposure=1.5),
@@ -158,7 +163,7 @@ def judge(after: Battle, side: Side) -> float:
 def answer_stances(battle: Battle, side: Side) -> list[Stance]:
     """The stances an enemy is likeliest to answer with: its usual one, a charge, a hold."""
     base = usual_stance(battle, side)
-    attack = ATTACK_PULL + ATTACK_PULL_PER_TURN * battle.turn
+    attack = attack_pull(battle)
     return [
         base,
         Stance(pull=2 * attack, caution=0.5, exposure=0.3, titan_pull=attack, titan_caution=0.6),
