@@ -88,27 +88,26 @@ def defender_edge(terrain: str) -> float:
 
 
 @lru_cache(maxsize=1 << 14)
-def recruit_value(
-    terrain: str, names: tuple[str, ...], exhausted: frozenset[str] = frozenset()
-) -> int:
+def recruit_value(terrain: str, names: tuple[str, ...], exhausted: tuple[str, ...] = ()) -> int:
     """Value of the best recruit ``names`` qualify for in ``terrain`` (RULES §6.2–§6.4),
-    none of ``exhausted`` (stacks with no counter left)."""
+    none of ``exhausted`` (stacks with no counter left, sorted)."""
     options = muster_options(terrain, names, lambda name: name not in exhausted)
     return max((character(o.recruit).value_at() for o in options), default=0)
 
 
-def exhausted(caretaker: Mapping[str, int]) -> frozenset[str]:
-    """The characters whose stacks are empty (RULES §1.5)."""
+def exhausted(caretaker: Mapping[str, int]) -> tuple[str, ...]:
+    """The characters whose stacks are empty (RULES §1.5), sorted: a tuple of names, which
+    the garbage collector stops tracking, so the memos keyed by it stay out of its walks."""
     global _last_exhausted
     last = _last_exhausted  # one read: another thread may replace it meanwhile
     if last is not None and last[0] is caretaker:  # the same state's stacks, asked again
         return last[1]
-    found = frozenset(name for name, left in caretaker.items() if left <= 0)
+    found = tuple(sorted(name for name, left in caretaker.items() if left <= 0))
     _last_exhausted = (caretaker, found)
     return found
 
 
-_last_exhausted: tuple[Mapping[str, int], frozenset[str]] | None = None
+_last_exhausted: tuple[Mapping[str, int], tuple[str, ...]] | None = None
 """The stacks last asked about and their answer: a state's stacks are never changed in
 place (a change makes a new state), and a decision asks about one state many times."""
 

@@ -244,11 +244,12 @@ class _Path:
     screens: tuple[tuple[str, SightLine], ...]
 
 
-@cache
+@lru_cache(maxsize=1 << 10)
 def _paths(terrain: str, a: str, b: str) -> tuple[LineOfSight | None, tuple[_Path, ...], int]:
-    """The candidate paths from ``a`` to ``b`` on ``terrain``, judged once (§10.5), the
-    line of sight itself when no character could change it, and the hexes whose
-    characters could (as a set of :data:`BIT`)."""
+    """The candidate paths from ``a`` to ``b`` on ``terrain``, judged (§10.5), the line of
+    sight itself when no character could change it, and the hexes whose characters could
+    (as a set of :data:`BIT`). A battle asks about a few hundred pairs of hexes; the
+    answers are objects the garbage collector walks, so only the recent ones are kept."""
     paths = _judged(terrain, a, b)
     fixed = LineOfSight(a, b, tuple(p.line for p in paths))
     screens = 0
@@ -305,7 +306,14 @@ def sight_verdict(
     ``occupied`` (a set of :data:`BIT`) as a rangestrike needs it: why no path is clear
     (None when one is), and the intervening Brambles of each clear path (RULES §10.5,
     §10.6)."""
-    return _verdict(terrain, a, b, occupied & _paths(terrain, a, b)[2])
+    return _verdict(terrain, a, b, occupied & _screens(terrain, a, b))
+
+
+@cache
+def _screens(terrain: str, a: str, b: str) -> int:
+    """The hexes whose characters could block the line from ``a`` to ``b`` (a number,
+    kept for every pair)."""
+    return _paths(terrain, a, b)[2]
 
 
 @lru_cache(maxsize=1 << 14)

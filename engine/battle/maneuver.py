@@ -198,13 +198,13 @@ def reachable_from(position: Position, who: Fighter) -> frozenset[str]:
     if position.is_engaged(who):
         return _NOWHERE  # it may not move (§8.5.2)
     terrain, name, start = position.terrain, who.name, who.hex
-    return _reachable(terrain, name, start, _blocked(position, terrain, name, start))
+    return _hexes(_reachable(terrain, name, start, _blocked(position, terrain, name, start)))
 
 
 _NOWHERE: frozenset[str] = frozenset()
 
 
-def _costs_from(position: Position, who: Fighter) -> Mapping[str, int]:
+def _costs_from(position: Position, who: Fighter) -> tuple[tuple[str, int], ...]:
     """:func:`move_costs` of a character on the board that is not engaged."""
     terrain, name, start = position.terrain, who.name, who.hex
     return _moves(terrain, name, start, _blocked(position, terrain, name, start))
@@ -220,30 +220,42 @@ def _blocked(position: Position, terrain: str, name: str, start: str) -> int:
 
 
 @lru_cache(maxsize=1 << 14)
-def _reachable(terrain: str, name: str, start: str, blocked: int) -> frozenset[str]:
-    """The hexes of :func:`_moves`, kept as :func:`reachable` answers them."""
-    return frozenset(_moves(terrain, name, start, blocked))
+def _reachable(terrain: str, name: str, start: str, blocked: int) -> int:
+    """The hexes of :func:`_moves` as a set of :data:`BIT`."""
+    return _mask(_moves(terrain, name, start, blocked))
+
+
+def _mask(costs: tuple[tuple[str, int], ...]) -> int:
+    found = 0
+    for label, _ in costs:
+        found |= _BIT[label]
+    return found
+
+
+@lru_cache(maxsize=1 << 12)
+def _hexes(mask: int) -> frozenset[str]:
+    """The labels of the hexes in ``mask``. The long memos keep masks and moves as
+    numbers and tuples, which the garbage collector stops tracking; the sets themselves
+    are kept once per mask, in this shorter one."""
+    return frozenset(label for label in LABELS if _BIT[label] & mask)
 
 
 @cache
 def _span(terrain: str, name: str, start: str) -> int:
     """The hexes character ``name`` could move to from ``start`` on an empty ``terrain``,
     as a set of :data:`BIT`: only whether these are occupied matters for its moves."""
-    found = 0
-    for label in _moves(terrain, name, start, 0):
-        found |= _BIT[label]
-    return found
+    return _mask(_moves(terrain, name, start, 0))
 
 
 @lru_cache(maxsize=1 << 12)
-def _moves(terrain: str, name: str, start: str, blocked: int) -> Mapping[str, int]:
+def _moves(terrain: str, name: str, start: str, blocked: int) -> tuple[tuple[str, int], ...]:
     """The hexes character ``name`` may move to from ``start`` on ``terrain`` with the
     hexes ``blocked`` occupied, with their costs: it walks, or flies (§8.5.4, §8.5.5).
     A search asks for the same moves again and again, so they are kept."""
     kind, land = character(name), battleland(terrain)
     costs = (_fly if kind.flies else _walk)(kind, land, blocked, {start: 0})
     costs.pop(start, None)
-    return MappingProxyType(costs)
+    return tuple(costs.items())
 
 
 def entry_costs(position: Position, name: str, edge: Edge) -> Mapping[str, int]:
@@ -261,7 +273,7 @@ def entry_costs(position: Position, name: str, edge: Edge) -> Mapping[str, int]:
 
 def entry_hexes(position: Position, name: str, edge: Edge) -> frozenset[str]:
     """The hexes character ``name``, off the board, may enter to across ``edge`` (§8.5.6)."""
-    return _entry_hexes(*_entry_key(position, name, edge))
+    return _hexes(_entry_hexes(*_entry_key(position, name, edge)))
 
 
 def _entry_key(position: Position, name: str, edge: Edge) -> tuple[str, str, tuple[str, ...], int]:
@@ -272,33 +284,32 @@ def _entry_key(position: Position, name: str, edge: Edge) -> tuple[str, str, tup
 
 
 @lru_cache(maxsize=1 << 12)
-def _entry_hexes(terrain: str, name: str, edge: tuple[str, ...], blocked: int) -> frozenset[str]:
-    """The hexes of :func:`_entries`, kept as :func:`entry_hexes` answers them."""
-    return frozenset(_entries(terrain, name, edge, blocked))
+def _entry_hexes(terrain: str, name: str, edge: tuple[str, ...], blocked: int) -> int:
+    """The hexes of :func:`_entries` as a set of :data:`BIT`."""
+    return _mask(_entries(terrain, name, edge, blocked))
 
 
 @cache
 def _entry_span(terrain: str, name: str, edge: tuple[str, ...]) -> int:
     """As :func:`_span`, for a character entering across the edge of hexes ``edge``."""
-    found = 0
-    for label in _entries(terrain, name, edge, 0):
-        found |= _BIT[label]
-    return found
+    return _mask(_entries(terrain, name, edge, 0))
 
 
 @lru_cache(maxsize=1 << 12)
-def _entries(terrain: str, name: str, edge: tuple[str, ...], blocked: int) -> Mapping[str, int]:
+def _entries(
+    terrain: str, name: str, edge: tuple[str, ...], blocked: int
+) -> tuple[tuple[str, int], ...]:
     """:func:`entry_costs` on ``terrain`` with the hexes ``blocked`` occupied."""
     who, land = character(name), battleland(terrain)
     if who.flies:
         sources = {h: 1 for h in edge if may_pass_over(who, land.hexes[h].hazard)}
-        return MappingProxyType(_fly(who, land, blocked, sources))
+        return tuple(_fly(who, land, blocked, sources).items())
     sources = {}
     for label in edge:
         cost = ground_entry_cost(who, land.hexes[label].hazard)
         if not _BIT[label] & blocked and cost is not None:
             sources[label] = cost
-    return MappingProxyType(_walk(who, land, blocked, sources))
+    return tuple(_walk(who, land, blocked, sources).items())
 
 
 def deployment_hexes(position: Position) -> frozenset[str]:

@@ -290,6 +290,13 @@ def _values(
     dice = rangestrike_dice(land, hitter)
     if uses_magic_missile(hitter):
         number = strike_number(hitter.skill, aimed.skill)
-        return RangestrikeValues(dice, number, reach, magic_missile=True)
-    best, *others = _path_strike_numbers(land, hitter, aimed, brambles)
-    return RangestrikeValues(dice, best, reach, magic_missile=False, alternatives=tuple(others))
+        values = RangestrikeValues(dice, number, reach, magic_missile=True)
+    else:
+        best, *others = _path_strike_numbers(land, hitter, aimed, brambles)
+        values = RangestrikeValues(dice, best, reach, False, tuple(others))
+    return _SHARED.setdefault(values, values)
+
+
+_SHARED: dict[RangestrikeValues, RangestrikeValues] = {}
+"""One instance of each distinct answer, which the memo's entries share: a few hundred
+objects for the garbage collector to walk instead of one per entry."""

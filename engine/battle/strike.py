@@ -177,7 +177,13 @@ def natural_values(
     struck = Fighter(target, Side.DEFENDER, to, character(target).power)
     dice = power + dice_modifier(land, hitter, to)
     attacker, defender = skill_modifiers(land, hitter, struck)
-    return StrikeValues(dice, strike_number(hitter.skill + attacker, struck.skill + defender))
+    values = StrikeValues(dice, strike_number(hitter.skill + attacker, struck.skill + defender))
+    return _SHARED.setdefault(values, values)
+
+
+_SHARED: dict[StrikeValues, StrikeValues] = {}
+"""One instance of each distinct answer, which the memo's entries share: a few hundred
+objects for the garbage collector to walk instead of one per entry."""
 
 
 def strike_targets(position: Position, striker: Fighter) -> list[Fighter]:
