@@ -182,17 +182,18 @@ class Outlook:
         land = self.battle.land
         terrain = self.battle.terrain
         plans: list[tuple[int, Body, list[tuple[Body, int, int]]]] = []
+        foes = [t for t in board.values() if t.side is not side]
         for s in board.values():
-            if s.side is not side:
+            if s.side is not side or s.hex is None:
                 continue
-            near = land.contacts[s.hex] if s.hex else frozenset()
-            options = []
-            for h in near:
-                t = board.get(h)
-                if t is not None and t.side is not side:
-                    options.append(
-                        (t, *blow_values(terrain, s.name, s.power, s.hex, t.name, t.power, h))
-                    )
+            near = land.contacts[s.hex]
+            # the foes in their fixed order, not the set's: a tie between equal targets
+            # must fall the same way in every process (replays rebuild every decision)
+            options = [
+                (t, *blow_values(terrain, s.name, s.power, s.hex, t.name, t.power, t.hex))
+                for t in foes
+                if t.hex in near
+            ]
             if not options and sight is not None and character(s.name).rangestrikes:
                 options = _rangestrikes(sight, s, board)
             if options:
