@@ -4,6 +4,9 @@ budget, and ``easy`` loses to ``normal``."""
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from dataclasses import replace
 
 import pytest
@@ -58,6 +61,32 @@ def test_a_replay_rebuilds_every_choice_of_each_level(level):
         assert choose_action(state, seat, level) == action
     state, seat, action = played[len(played) // 2]
     assert choose_action(state, seat, level) == action  # asked twice, the same
+
+
+PLAY_EVERY_LEVEL = """
+import hashlib
+from tests.engine.ai.test_levels import START, battle_start, fight
+start = battle_start("Jungle", *START[1:], seed=3)
+for level in ("easy", "normal", "hard"):
+    played = repr([action for _, _, action in fight(start, (level, level))])
+    print(level, hashlib.sha256(played.encode()).hexdigest())
+"""
+
+
+def test_every_level_decides_alike_in_every_process():
+    """Strings hash differently in each process; no choice may hang on the order of a set
+    of hexes (two equal targets once fell differently in the forecast of ``hard``)."""
+    told = {
+        subprocess.run(
+            [sys.executable, "-c", PLAY_EVERY_LEVEL],
+            env={**os.environ, "PYTHONHASHSEED": str(seed)},
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
+        for seed in range(4)
+    }
+    assert len(told) == 1
 
 
 def test_the_levels_play_differently():
