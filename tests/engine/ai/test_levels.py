@@ -4,9 +4,6 @@ budget, and ``easy`` loses to ``normal``."""
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 from dataclasses import replace
 
 import pytest
@@ -24,6 +21,7 @@ from engine.game.legal import to_act
 from engine.game.notation import parse_position
 from engine.game.state import GameState
 from engine.masterboard import LANDS
+from tests.hashing import outputs_under_hash_seeds
 
 
 def battle_start(terrain: str, attacker: str, defender: str, seed: int) -> GameState:
@@ -76,16 +74,7 @@ for level in ("easy", "normal", "hard"):
 def test_every_level_decides_alike_in_every_process():
     """Strings hash differently in each process; no choice may hang on the order of a set
     of hexes (two equal targets once fell differently in the forecast of ``hard``)."""
-    told = {
-        subprocess.run(
-            [sys.executable, "-c", PLAY_EVERY_LEVEL],
-            env={**os.environ, "PYTHONHASHSEED": str(seed)},
-            capture_output=True,
-            text=True,
-            check=True,
-        ).stdout
-        for seed in range(4)
-    }
+    told = outputs_under_hash_seeds(PLAY_EVERY_LEVEL, range(4))
     assert len(told) == 1
 
 

@@ -5,10 +5,6 @@ Errata 4.6, 9.4, 10.5, 19.4, 20.1, 20.4, 21.1; RULES §13 E20, E21, V10; §14 C1
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
-
 import pytest
 
 from engine.battle.position import Side
@@ -29,6 +25,7 @@ from engine.game.legal import legal_actions
 from engine.game.outcome import Outcome, conclude
 from engine.game.state import Options, Phase, Proposal
 from tests.engine.game.helpers import act, assert_conserved, of_type, pos
+from tests.hashing import outputs_under_hash_seeds
 
 ATT, DEF = Side.ATTACKER, Side.DEFENDER
 
@@ -361,14 +358,5 @@ print([e.seat for e in events if isinstance(e, PlayerEliminated)])
 def test_rule_14_c10_both_titans_fall_in_the_same_order_in_every_process():
     """A replay must tell the same events wherever it runs (string hashing differs between
     processes): the attacker's player leaves first."""
-    told = {
-        subprocess.run(
-            [sys.executable, "-c", MUTUAL_TITANS],
-            env={**os.environ, "PYTHONHASHSEED": str(seed)},
-            capture_output=True,
-            text=True,
-            check=True,
-        ).stdout
-        for seed in range(6)
-    }
+    told = outputs_under_hash_seeds(MUTUAL_TITANS, range(6))
     assert told == {"[0, 2]\n"}
