@@ -127,3 +127,13 @@ def _param(name: str, defaults: dict[str, Any]) -> str:
     """The parameter ``name``, with its default if ``defaults`` holds one."""
     default = f"_default_{name}"
     return f"{name}={default}" if default in defaults else name
+
+
+def shared(value: T) -> T:
+    """The one instance kept of every value equal to ``value`` (immutable and hashable):
+    a memo holding answers by the ten thousand then gives the garbage collector a few
+    hundred objects to walk at each full collection, not one per entry."""
+    return _POOL.setdefault(value, value)  # type: ignore[no-any-return]
+
+
+_POOL: dict[Any, Any] = {}

@@ -226,6 +226,7 @@ def _reachable(terrain: str, name: str, start: str, blocked: int) -> int:
 
 
 def _mask(costs: tuple[tuple[str, int], ...]) -> int:
+    """The hexes of ``costs`` as a set of :data:`BIT`."""
     found = 0
     for label, _ in costs:
         found |= _BIT[label]

@@ -16,7 +16,7 @@ from engine.battle.strike import strike_number
 from engine.battleland import LABELS, Battleland, battleland, distance
 from engine.characters import character
 from engine.errors import IllegalStrike
-from engine.frozen import quick_init
+from engine.frozen import quick_init, shared
 
 VOLCANO = "Volcano"
 #: Range counts both end hexes; a normal rangestrike needs at least this (RULES §10.2).
@@ -294,9 +294,4 @@ def _values(
     else:
         best, *others = _path_strike_numbers(land, hitter, aimed, brambles)
         values = RangestrikeValues(dice, best, reach, False, tuple(others))
-    return _SHARED.setdefault(values, values)
-
-
-_SHARED: dict[RangestrikeValues, RangestrikeValues] = {}
-"""One instance of each distinct answer, which the memo's entries share: a few hundred
-objects for the garbage collector to walk instead of one per entry."""
+    return shared(values)

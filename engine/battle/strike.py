@@ -14,7 +14,7 @@ from engine.battle.position import Fighter, Position, Side, in_contact
 from engine.battleland import Battleland, battleland
 from engine.characters import character
 from engine.errors import IllegalStrike
-from engine.frozen import quick_init
+from engine.frozen import quick_init, shared
 
 #: A 6 always hits; a strike number never exceeds this (RULES §9.2).
 MAX_STRIKE_NUMBER = 6
@@ -178,12 +178,7 @@ def natural_values(
     dice = power + dice_modifier(land, hitter, to)
     attacker, defender = skill_modifiers(land, hitter, struck)
     values = StrikeValues(dice, strike_number(hitter.skill + attacker, struck.skill + defender))
-    return _SHARED.setdefault(values, values)
-
-
-_SHARED: dict[StrikeValues, StrikeValues] = {}
-"""One instance of each distinct answer, which the memo's entries share: a few hundred
-objects for the garbage collector to walk instead of one per entry."""
+    return shared(values)
 
 
 def strike_targets(position: Position, striker: Fighter) -> list[Fighter]:

@@ -8,15 +8,17 @@ stops tracking, or share one instance of each distinct answer.
 
 from __future__ import annotations
 
+import dataclasses
 import gc
 from collections import defaultdict
 
 from engine.ai.worth import exhausted
-from engine.battle import maneuver, strike
+from engine.battle import maneuver
 from engine.battle.position import Position
 from engine.battle.rangestrike import rangestrike_targets, rangestrike_values
 from engine.battle.strike import strike_targets, strike_values
 from engine.characters import CHARACTERS
+from engine.frozen import shared
 from tests.engine.battle.corpus import battles, random_starts
 
 POSITIONS: list[Position] = list(
@@ -63,7 +65,8 @@ def test_equal_strike_and_rangestrike_values_are_one_shared_instance():
                 asked += 1
     assert asked > 2 * len(by_value) > 20  # many questions, fewer distinct answers
     assert all(len(ids) == 1 for ids in by_value.values())
-    assert strike._SHARED  # the memo's answers come from the shared ones
+    for value, ids in by_value.items():  # the memo's answers are the shared instances
+        assert id(shared(dataclasses.replace(value))) in ids  # type: ignore[type-var]
 
 
 def test_the_exhausted_stacks_key_is_an_untracked_tuple():
