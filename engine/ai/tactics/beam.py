@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from engine.ai.tactics.forecast import Outlook
 from engine.ai.tactics.phase import Move
-from engine.ai.tactics.policy import Board, Stance, movers, ranked
+from engine.ai.tactics.policy import Board, Stance, entering_after, movers, ranked
 from engine.battle.maneuvering import maneuver
 from engine.battle.position import Position, Side
 from engine.battle.state import Battle
@@ -48,10 +48,11 @@ def _beam(
 ) -> list[Partial]:
     board = Board(battle, side, stance)
     plans = [Partial((), battle, 0.0)]
-    for who in order:
+    for i, who in enumerate(order):
+        later = entering_after(order, i)
         grown: dict[tuple[Move, ...], Partial] = {}
         for plan in plans:
-            options = ranked(board, plan.battle, who)[:BRANCHES]
+            options = ranked(board, plan.battle, who, later)[:BRANCHES]
             if not options:
                 grown.setdefault(plan.moves, plan)
             for _, to in options:

@@ -195,9 +195,12 @@ def movers(battle: Battle, side: Side, titan_last: bool = True) -> list[str]:
     return sorted(who, key=key)
 
 
-def ranked(board: Board, battle: Battle, who: str) -> list[tuple[float, str]]:
+def ranked(
+    board: Board, battle: Battle, who: str, later: tuple[str, ...] | None = None
+) -> list[tuple[float, str]]:
     """Where ``who`` may stand at the end of its move, best first by ``board``'s score;
-    staying put (its own hex) included for a character on the board."""
+    staying put (its own hex) included for a character on the board. ``later`` names the
+    characters still to enter after it, in the order they will move (default: by name)."""
     side = board.side
     position = battle.position
     waiting = len(battle.waiting(side))
@@ -215,24 +218,34 @@ def ranked(board: Board, battle: Battle, who: str) -> list[tuple[float, str]]:
         scored = []
         waiting -= 1
     if waiting and side not in battle.entered:
-        ends = _leaving_way_in(battle, side, who, rest, mover, ends)
+        ends = _leaving_way_in(battle, side, who, rest, ends, later)
     scored += [(board.score(rest, mover, to, waiting), to) for to in sorted(ends)]
     scored.sort(key=lambda item: -item[0])
     return scored
 
 
 def _leaving_way_in(
-    battle: Battle, side: Side, who: str, rest: Position, mover: Fighter, ends: frozenset[str]
+    battle: Battle,
+    side: Side,
+    who: str,
+    rest: Position,
+    ends: frozenset[str],
+    later: tuple[str, ...] | None,
 ) -> frozenset[str]:
     """``ends`` without the hexes that would leave a friend still waiting with no way onto
-    the board, when another hex will do: one left off is slain (RULES §8.4)."""
+    the board, when another hex will do: one left off is slain (RULES §8.4). The friends
+    are tried in the order they will move (``later``), each going as deep as it may; as
+    the deepest hex of the next one always passes this test in its turn, a phase whose
+    first mover passes it brings everyone in."""
     if battle.land.is_tower and side is Side.DEFENDER and side not in battle.entered:
         return ends  # the Tower's defender is placed, not entered (§8.3)
-    names = list(battle.waiting(side))
-    if who in names:
-        names.remove(who)
+    if later is None:
+        names = list(battle.waiting(side))
+        if who in names:
+            names.remove(who)
+        later = tuple(sorted(names))
     edge = battle.edge(side)
-    others = tuple(sorted(names))
+    others = later
     kept = frozenset(
         to
         for to in ends
@@ -256,6 +269,11 @@ def _all_enter(terrain: str, occupied: int, edge: int, names: tuple[str, ...]) -
         return False
     deepest = max(ends, key=lambda h: (min(distance(h, e) for e in side.hexes), h))
     return _all_enter(terrain, occupied | BIT[deepest], edge, rest)
+
+
+def entering_after(order: list[str], i: int) -> tuple[str, ...]:
+    """The characters still to enter after the ``i``-th of the movers ``order``."""
+    return tuple(x for x in order[i + 1 :] if x not in LABELS)
 
 
 @dataclass(frozen=True)
@@ -285,8 +303,9 @@ def play(
     board = Board(battle, side, stance)
     moves: list[Move] = []
     options: list[tuple[str, ...]] = []
-    for i, who in enumerate(movers(battle, side, titan_last)):
-        scored = ranked(board, battle, who)
+    order = movers(battle, side, titan_last)
+    for i, who in enumerate(order):
+        scored = ranked(board, battle, who, entering_after(order, i))
         options.append(tuple(to for _, to in scored[:keep]))
         if not scored:
             continue

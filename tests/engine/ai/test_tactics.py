@@ -97,11 +97,18 @@ def test_a_forecast_copy_follows_its_own_course():
 
 
 # --- policy ---------------------------------------------------------------------------------
+#: Seven defenders entering Woods across an edge of two open hexes (A3 is Trees): those
+#: who enter first must leave the way free for the slow Trolls and the rest (RULES §8.4).
+WOODS_SEVEN = (
+    "Woods s1: Bu01 Centaur@off Centaur@off Titan@off Troll@off Troll@off Warlock@off"
+    " Warlock@off | Bk01 Angel@off Cyclops@off Griffon@off Griffon@off Lion@off"
+)
 BATTLES = [
     "Brush s5: Rd01 Troll@off Troll@off Ranger@off Gorgon@off | Bk01 Titan@off Lion@off",
     "Tower s3 t1 attacker: Rd01 Titan(7)@D4 Ogre@C3 Ogre@E3 | Bk01 Cyclops@off Gargoyle@off",
     "Mountains s1 t3: Rd01 Dragon@D4 Minotaur@C4 | Bk01 Titan@D2 Lion@E2 Ranger@B1",
     "Desert s3 t4 attacker: Rd01 Lion@D4:2 Lion@E4 | Bk01 Ogre@D2 Centaur@C2 Titan@C1",
+    WOODS_SEVEN,
 ]
 
 
@@ -126,6 +133,17 @@ def test_an_attacker_out_of_time_closes_in():
     plan = planner.search(battle, Side.ATTACKER)
     assert plan.moves and plan.moves[0][0] == "D2"
     assert "F3" in battle.land.contacts[plan.moves[0][1]]
+
+
+def test_the_plan_brings_every_character_through_a_narrow_entry():
+    """RULES §8.4: one left off the board is slain, so the plan leaves none off."""
+    battle = parse_battle(WOODS_SEVEN)
+    plan = planner.search(battle, Side.DEFENDER)
+    after = battle
+    for who, to in plan.moves:
+        after, _ = maneuver(after, who, to)
+    assert after.waiting(Side.DEFENDER) == ()
+    assert len(plan.moves) == 7
 
 
 def test_the_plan_is_a_pure_function_of_the_phase():
