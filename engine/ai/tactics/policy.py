@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from functools import lru_cache
 
 from engine.ai.battlefield import blow_values
+from engine.ai.entering import all_enter
 from engine.ai.tactics.damage import blow_share, worth
 from engine.ai.tactics.phase import Move
 from engine.battle.maneuver import entry_hexes, reachable
@@ -23,7 +23,7 @@ from engine.battle.position import Fighter, Position, Side
 from engine.battle.rangestrike import rangestrike_targets, rangestrike_values
 from engine.battle.state import Battle
 from engine.battle.strike import strike_number
-from engine.battleland import BIT, EDGES, LABELS, distance
+from engine.battleland import BIT, LABELS, distance
 from engine.characters import TITAN, character
 from engine.frozen import evolve
 
@@ -249,26 +249,9 @@ def _leaving_way_in(
     kept = frozenset(
         to
         for to in ends
-        if _all_enter(rest.terrain, rest.occupied_mask | BIT[to], edge.index, others)
+        if all_enter(rest.terrain, rest.occupied_mask | BIT[to], edge.index, others)
     )
     return kept if kept else ends
-
-
-@lru_cache(maxsize=1 << 14)
-def _all_enter(terrain: str, occupied: int, edge: int, names: tuple[str, ...]) -> bool:
-    """Whether characters ``names`` can all still enter across ``edge`` of ``terrain``
-    with ``occupied`` hexes taken, each going as deep as it may (RULES §8.5.6)."""
-    if not names:
-        return True
-    side = EDGES[edge]
-    fighters = tuple(Fighter("Ogre", Side.ATTACKER, h, 6) for h in LABELS if BIT[h] & occupied)
-    position = Position(terrain, fighters)
-    name, rest = names[0], names[1:]
-    ends = entry_hexes(position, name, side)
-    if not ends:
-        return False
-    deepest = max(ends, key=lambda h: (min(distance(h, e) for e in side.hexes), h))
-    return _all_enter(terrain, occupied | BIT[deepest], edge, rest)
 
 
 def entering_after(order: list[str], i: int) -> tuple[str, ...]:
