@@ -10,6 +10,7 @@ from functools import lru_cache
 
 from engine.battle.maneuver import entry_hexes
 from engine.battle.position import Fighter, Position, Side
+from engine.battle.state import Battle
 from engine.battleland import BIT, EDGES, LABELS, distance
 
 
@@ -29,3 +30,29 @@ def all_enter(terrain: str, occupied: int, edge: int, names: tuple[str, ...]) ->
         return False
     deepest = max(ends, key=lambda h: (min(distance(h, e) for e in side.hexes), h))
     return all_enter(terrain, occupied | BIT[deepest], edge, rest)
+
+
+def entering(battle: Battle, side: Side) -> bool:
+    """Whether ``side`` is in its first maneuver phase with characters still to enter
+    across an edge (the Tower's defender is placed instead, RULES §8.3)."""
+    if side in battle.entered or not battle.waiting(side):
+        return False
+    return not (battle.land.is_tower and side is Side.DEFENDER)
+
+
+def leaves_way_in(
+    battle: Battle, side: Side, who: str, to: str, later: tuple[str, ...] | None = None
+) -> bool:
+    """Whether ``who`` (a hex, or the name of a character entering) moving to ``to``
+    leaves the friends still waiting a way in: ``later``, in the order they will move
+    (default: by name), each going as deep as it may."""
+    position = battle.position
+    occupied = position.occupied_mask
+    names = list(battle.waiting(side))
+    if who in LABELS:
+        occupied &= ~BIT[who]
+    elif who in names:
+        names.remove(who)
+    if later is None:
+        later = tuple(sorted(names))
+    return all_enter(position.terrain, occupied | BIT[to], battle.edge(side).index, later)

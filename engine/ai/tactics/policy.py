@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from engine.ai.battlefield import blow_values
-from engine.ai.entering import all_enter
+from engine.ai.entering import entering, leaves_way_in
 from engine.ai.tactics.damage import blow_share, worth
 from engine.ai.tactics.phase import Move
 from engine.battle.maneuver import entry_hexes, reachable
@@ -23,7 +23,7 @@ from engine.battle.position import Fighter, Position, Side
 from engine.battle.rangestrike import rangestrike_targets, rangestrike_values
 from engine.battle.state import Battle
 from engine.battle.strike import strike_number
-from engine.battleland import BIT, LABELS, distance
+from engine.battleland import LABELS, distance
 from engine.characters import TITAN, character
 from engine.frozen import evolve
 
@@ -217,40 +217,24 @@ def ranked(
         rest = position
         scored = []
         waiting -= 1
-    if waiting and side not in battle.entered:
-        ends = _leaving_way_in(battle, side, who, rest, ends, later)
+    if waiting:
+        ends = _leaving_way_in(battle, side, who, ends, later)
     scored += [(board.score(rest, mover, to, waiting), to) for to in sorted(ends)]
     scored.sort(key=lambda item: -item[0])
     return scored
 
 
 def _leaving_way_in(
-    battle: Battle,
-    side: Side,
-    who: str,
-    rest: Position,
-    ends: frozenset[str],
-    later: tuple[str, ...] | None,
+    battle: Battle, side: Side, who: str, ends: frozenset[str], later: tuple[str, ...] | None
 ) -> frozenset[str]:
     """``ends`` without the hexes that would leave a friend still waiting with no way onto
     the board, when another hex will do: one left off is slain (RULES §8.4). The friends
     are tried in the order they will move (``later``), each going as deep as it may; as
     the deepest hex of the next one always passes this test in its turn, a phase whose
     first mover passes it brings everyone in."""
-    if battle.land.is_tower and side is Side.DEFENDER and side not in battle.entered:
-        return ends  # the Tower's defender is placed, not entered (§8.3)
-    if later is None:
-        names = list(battle.waiting(side))
-        if who in names:
-            names.remove(who)
-        later = tuple(sorted(names))
-    edge = battle.edge(side)
-    others = later
-    kept = frozenset(
-        to
-        for to in ends
-        if all_enter(rest.terrain, rest.occupied_mask | BIT[to], edge.index, others)
-    )
+    if not entering(battle, side):
+        return ends
+    kept = frozenset(to for to in ends if leaves_way_in(battle, side, who, to, later))
     return kept if kept else ends
 
 
