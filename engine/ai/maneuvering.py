@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from engine.ai.battlefield import blow, damage_worth, worth
+from engine.ai.entering import entering, leaves_way_in
 from engine.ai.odds import combine, hits
 from engine.battle.maneuver import entry_hexes, reachable
 from engine.battle.position import Fighter, Position, Side, in_contact
@@ -132,7 +133,17 @@ def move_gains(
     tie: Callable[[object], float],
     plan: Stance,
 ) -> list[tuple[float, b.Maneuver]]:
-    """How much each move among ``legal`` improves ``side``'s position under ``plan``."""
+    """How much each move among ``legal`` improves ``side``'s position under ``plan``.
+    While friends wait to enter, the moves that would leave one of them no way in are
+    left out when another move will do (one left off is slain, RULES §8.4)."""
+    if entering(battle, side):
+        kept = [
+            x
+            for x in legal
+            if not isinstance(x, b.Maneuver) or leaves_way_in(battle, side, x.character, x.to)
+        ]
+        if any(isinstance(x, b.Maneuver) for x in kept):
+            legal = kept
     position = battle.position
     now = clash(position, side)
     land = position.land

@@ -189,9 +189,19 @@ def test_a_favoured_side_fights_rather_than_give_up():
 
 
 # --- battles --------------------------------------------------------------------------------
-def test_every_character_enters_the_battleland():
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Plains s5: Rd01 Troll@off Ogre@off Titan@off | Bk01 Centaur@off",
+        # two open hexes on the defender's edge (A3 is Trees): the first in must leave
+        # the way free for the rest
+        "Woods s1: Rd01 Centaur@off Centaur@off Titan@off Troll@off Troll@off Warlock@off"
+        " Warlock@off | Bk01 Angel@off Cyclops@off Griffon@off Griffon@off Lion@off",
+    ],
+)
+def test_every_character_enters_the_battleland(text):
     """RULES §8.4: characters left off are slain, so all of them enter."""
-    state = battle_game("Plains s5: Rd01 Troll@off Ogre@off Titan@off | Bk01 Centaur@off")
+    state = battle_game(text)
     while current(state).step.name == "MANEUVER" and to_act(state) == 1:
         action = decide(state)
         if action == b.EndManeuver():
