@@ -1,7 +1,8 @@
-"""The way onto the battleland in a side's first maneuver phase (RULES §8.4, §8.5.6).
+"""The way onto the battleland (RULES §6.6, §7.2a, §8.4, §8.5.6).
 
-A character still off the board when its side's first maneuver phase ends is slain, so a
-mover must not take the hex that leaves a friend still waiting with no way in.
+A character still off the board when its side's first maneuver phase ends is slain, and a
+reinforcement or a summoned lord that does not enter goes back unused; so a mover must not
+take the hex that leaves a friend still waiting with no way in.
 """
 
 from __future__ import annotations
@@ -33,11 +34,14 @@ def all_enter(terrain: str, occupied: int, edge: int, names: tuple[str, ...]) ->
 
 
 def entering(battle: Battle, side: Side) -> bool:
-    """Whether ``side`` is in its first maneuver phase with characters still to enter
-    across an edge (the Tower's defender is placed instead, RULES §8.3)."""
-    if side in battle.entered or not battle.waiting(side):
+    """Whether ``side`` has characters still to enter across its edge this maneuver
+    phase: in its first (the Tower's defender is placed instead, RULES §8.3), or a
+    reinforcement or a summoned lord, which returns unused when it finds no way in
+    (§6.6, §7.2a)."""
+    if not battle.waiting(side):
         return False
-    return not (battle.land.is_tower and side is Side.DEFENDER)
+    placing = side not in battle.entered and battle.land.is_tower and side is Side.DEFENDER
+    return not placing
 
 
 def leaves_way_in(

@@ -18,7 +18,7 @@ from engine.ai.entering import entering, leaves_way_in
 from engine.ai.tactics.damage import blow_share, worth
 from engine.ai.tactics.phase import Move
 from engine.battle.maneuver import entry_hexes, reachable
-from engine.battle.maneuvering import destinations, entry_destinations, maneuver
+from engine.battle.maneuvering import destinations, entry_destinations, maneuver, may_enter
 from engine.battle.position import Fighter, Position, Side
 from engine.battle.rangestrike import rangestrike_targets, rangestrike_values
 from engine.battle.state import Battle
@@ -181,10 +181,14 @@ def _rangestrike(position: Position, shooter: Fighter) -> float:
 def movers(battle: Battle, side: Side, titan_last: bool = True) -> list[str]:
     """The characters that may move now, the strongest first and the Titan last (or,
     ``titan_last`` False, first): hexes of those on the board, names of those waiting
-    to enter."""
+    to enter. Last come those who may enter this phase but find the way in taken now:
+    the others' moves may free it (RULES §8.5.6)."""
     found = destinations(battle)
     who = [x for x in found if x in LABELS]
     who += [name for name in battle.waiting(side) if name in found]
+    blocked = [
+        name for name in battle.waiting(side) if name not in found and may_enter(battle, side, name)
+    ]
 
     def key(x: str) -> tuple[bool, int, str]:
         f = battle.position.at(x) if x in LABELS else None
@@ -192,7 +196,7 @@ def movers(battle: Battle, side: Side, titan_last: bool = True) -> list[str]:
         power = f.power if f is not None else battle.power_of(side, x)
         return ((name == TITAN) is titan_last, -power * character(name).skill, x)
 
-    return sorted(who, key=key)
+    return sorted(who, key=key) + sorted(blocked, key=key)
 
 
 def ranked(

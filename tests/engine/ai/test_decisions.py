@@ -11,6 +11,7 @@ import pytest
 from engine.ai import choose_action
 from engine.ai.match import RandomPlayer, play
 from engine.battle.position import Side
+from engine.battle.state import Entrant
 from engine.codec import decode, encode
 from engine.errors import IllegalAction
 from engine.game import actions as a
@@ -208,6 +209,22 @@ def test_every_character_enters_the_battleland(text):
             break
         state, _ = apply(state, 1, action)
     assert current(state).waiting(current(state).phasing) == ()
+
+
+def test_a_reinforcement_finds_the_way_in():
+    """RULES §6.6: a reinforcement that does not enter goes back unused. Both open hexes
+    of the defender's edge (E5 is Trees) are taken: one moves off, the Centaur comes in."""
+    state = battle_game(
+        "Woods s3 t4: Rd01 Centaur@D6 Titan@F4 Centaur@off | Bk01 Cyclops@B2 Cyclops@B3 Cyclops@F2",
+        tweak=lambda battle: replace(battle, entrant=Entrant("Centaur", Side.DEFENDER)),
+    )
+    assert current(state).waiting(Side.DEFENDER) == ("Centaur",)
+    while current(state).step.name == "MANEUVER" and to_act(state) == 1:
+        action = decide(state)
+        if action == b.EndManeuver():
+            break
+        state, _ = apply(state, 1, action)
+    assert current(state).waiting(Side.DEFENDER) == ()
 
 
 def test_strikes_the_wounded_character_it_can_slay():

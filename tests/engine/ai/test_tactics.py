@@ -16,8 +16,10 @@ from engine.ai.tactics.striker import choose_tactical_strike
 from engine.battle.maneuvering import maneuver
 from engine.battle.notation import parse_battle
 from engine.battle.position import Side
+from engine.battle.state import Entrant
 from engine.battle.striking import rangestrike_options, strike_options
 from engine.battleland import LABELS
+from engine.frozen import evolve
 from engine.game import battle_actions as b
 
 
@@ -144,6 +146,25 @@ def test_the_plan_brings_every_character_through_a_narrow_entry():
         after, _ = maneuver(after, who, to)
     assert after.waiting(Side.DEFENDER) == ()
     assert len(plan.moves) == 7
+
+
+def test_the_plan_frees_the_way_in_for_a_reinforcement():
+    """RULES §6.6: a reinforcement that does not enter goes back unused. Here both open
+    hexes of the defender's edge (E5 is Trees) are taken: the plan moves off one and
+    brings the Centaur in."""
+    battle = evolve(
+        parse_battle(
+            "Woods s3 t4: Bu01 Centaur@D6 Titan@F4 Centaur@off"
+            " | Bk01 Cyclops@B2 Cyclops@B3 Cyclops@F2"
+        ),
+        entrant=Entrant("Centaur", Side.DEFENDER),
+    )
+    plan = planner.search(battle, Side.DEFENDER)
+    assert ("Centaur", plan.moves[-1][1]) in plan.moves
+    after = battle
+    for who, to in plan.moves:
+        after, _ = maneuver(after, who, to)
+    assert after.waiting(Side.DEFENDER) == ()
 
 
 def test_the_plan_is_a_pure_function_of_the_phase():
