@@ -135,7 +135,8 @@ def move_gains(
 ) -> list[tuple[float, b.Maneuver]]:
     """How much each move among ``legal`` improves ``side``'s position under ``plan``.
     While friends wait to enter, the moves that would leave one of them no way in are
-    left out when another move will do (one left off is slain, RULES §8.4)."""
+    left out when another move will do: one left off is slain, or goes back unused
+    (RULES §6.6, §7.2a, §8.4)."""
     if entering(battle, side):
         kept = [
             x

@@ -232,10 +232,10 @@ def _leaving_way_in(
     battle: Battle, side: Side, who: str, ends: frozenset[str], later: tuple[str, ...] | None
 ) -> frozenset[str]:
     """``ends`` without the hexes that would leave a friend still waiting with no way onto
-    the board, when another hex will do: one left off is slain (RULES §8.4). The friends
-    are tried in the order they will move (``later``), each going as deep as it may; as
-    the deepest hex of the next one always passes this test in its turn, a phase whose
-    first mover passes it brings everyone in."""
+    the board, when another hex will do: one left off is slain, or goes back unused
+    (RULES §6.6, §7.2a, §8.4). The friends are tried in the order they will move
+    (``later``), each going as deep as it may; as the deepest hex of the next one always
+    passes this test in its turn, a phase whose first mover passes it brings everyone in."""
     if not entering(battle, side):
         return ends
     kept = frozenset(to for to in ends if leaves_way_in(battle, side, who, to, later))
