@@ -242,6 +242,28 @@ def _leaving_way_in(
     return kept if kept else ends
 
 
+def _waits_for_friends(
+    board: Board, battle: Battle, who: str, unmoved: list[str], best: float
+) -> bool:
+    """Whether ``who`` on the board would stand better in a hex that friends yet to move
+    keep it from reaching now (characters block the way, RULES §8.5): it then moves after
+    them. Not while friends wait to enter (their way in is planned in order)."""
+    if who not in LABELS or battle.waiting(board.side):
+        return False
+    position = battle.position
+    mover = position.at(who)
+    blockers = {h for h in unmoved if h in LABELS and h != who}
+    if mover is None or not blockers:
+        return False
+    now = reachable(position, mover)
+    free = Position(position.terrain, tuple(f for f in position.fighters if f.hex not in blockers))
+    extra = reachable(free, mover) - now - blockers
+    if not extra:
+        return False
+    rest = Position(position.terrain, tuple(f for f in position.fighters if f.hex != who))
+    return any(board.score(rest, mover, to, 0) > best for to in extra)
+
+
 def entering_after(order: list[str], i: int) -> tuple[str, ...]:
     """The characters still to enter after the ``i``-th of the movers ``order``."""
     return tuple(x for x in order[i + 1 :] if x not in LABELS)
@@ -268,16 +290,29 @@ def play(
     titan_last: bool = True,
 ) -> Played:
     """The moves of a whole maneuver phase under ``stance``: the ``i``-th mover goes to
-    ``force[i]`` when it may; ``keep`` best destinations of each mover are listed. When
-    the Titan, moving last, found no way onto the board, the Titan goes first."""
+    ``force[i]`` when it may; ``keep`` best destinations of each mover are listed. A mover
+    whose better hex is behind friends yet to move waits for them once. When the Titan,
+    moving last, found no way onto the board, the Titan goes first."""
     start = battle
     board = Board(battle, side, stance)
     moves: list[Move] = []
-    options: list[tuple[str, ...]] = []
     order = movers(battle, side, titan_last)
-    for i, who in enumerate(order):
+    options: list[tuple[str, ...]] = [()] * len(order)
+    queue = list(range(len(order)))
+    deferred: set[int] = set()
+    while queue:
+        i = queue.pop(0)
+        who = order[i]
         scored = ranked(board, battle, who, entering_after(order, i))
-        options.append(tuple(to for _, to in scored[:keep]))
+        if (
+            i not in deferred
+            and scored
+            and _waits_for_friends(board, battle, who, [order[j] for j in queue], scored[0][0])
+        ):
+            deferred.add(i)
+            queue.append(i)
+            continue
+        options[i] = tuple(to for _, to in scored[:keep])
         if not scored:
             continue
         best = scored[0][1]

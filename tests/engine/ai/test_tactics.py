@@ -128,6 +128,21 @@ def test_the_policys_moves_are_legal_and_bring_everyone_on(text):
     assert all(all(o in LABELS for o in options) for options in played.options)
 
 
+def test_a_character_moves_after_the_friend_that_blocks_its_way():
+    """RULES §8.5: no character moves through another. The Centaur in C3 stands between
+    the Trolls and the drift of C4, where a Troll (native there) reaches the enemy Troll in
+    B4; the policy moves the Centaur first and a Troll through."""
+    battle = parse_battle(
+        "Tundra s3 t2 attacker: Bk01 Troll@A3:6 Troll@B4 Lion@D6 Lion@E5 Lion@F4"
+        " | Rd01 Lion@A2:2 Troll@B2 Centaur@B3:1 Troll@C2 Centaur@C3 Troll@D2"
+    )
+    played = play(battle, Side.ATTACKER, planner.usual_stance(battle, Side.ATTACKER))
+    froms = [who for who, _ in played.moves]
+    into = [who for who, to in played.moves if to == "C4"]
+    assert into and battle.position.at(into[0]).name == "Troll"
+    assert froms.index("C3") < froms.index(into[0])
+
+
 # --- planner --------------------------------------------------------------------------------
 def test_an_attacker_out_of_time_closes_in():
     """Turn 7 (RULES §11.1): a lone Titan that stays away loses on time; it engages."""
