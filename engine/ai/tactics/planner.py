@@ -4,9 +4,9 @@ The whole phase is planned at once. Candidate plans come from the fast policy
 (:mod:`~engine.ai.tactics.policy`) under several stances — hold, close in, charge, keep
 away, a bold Titan — and from the best of them with one character sent elsewhere. Each is
 judged by a forecast (:mod:`~engine.ai.tactics.forecast`): our strike half, the enemy's
-answer (the policy's move under its usual stance) and strike half, then ours again; what
-counts is the expected loss of value on each side, a Titan's many times over, and a time
-loss after the attacker's seventh half (§11.1).
+answer (the policy's move under its usual stance or a charge, the worse for us) and
+strike half, then ours again; what counts is the expected loss of value on each side, a
+Titan's many times over, and a time loss after the attacker's seventh half (§11.1).
 
 The plan is a pure function of the phase's start (its moves undone) and the budget, a
 count of judged plans, never a clock: replays rebuild every choice.
@@ -29,8 +29,10 @@ from engine.game import battle_actions as b
 
 #: Plans a phase's search may judge.
 PLAN_BUDGET = 40
-#: Enemy answers the forecast tries (the worst for us counts): 1 = its usual one only.
-ENEMY_STANCES = 1
+#: Enemy answers the forecast tries, the worst for us counting: its usual one and a
+#: charge (an opponent who gangs up on what comes forward; against the mild ``normal``
+#: this costs a little, against a stronger one it gains).
+ENEMY_STANCES = 2
 #: Other destinations of each mover tried in the best plan.
 ALTERNATIVES = 2
 #: Strike halves the forecast follows after ours: the enemy's, then ours again; to the
