@@ -4,8 +4,10 @@ Each character that may move, the strongest first and the Titan last, goes to th
 where it stands best given where the others stand now: the blow it could deal there
 against the blows it would take (each enemy in contact shares its strike among the
 characters it touches), or, out of contact, its rangestrike, the enemies that could reach
-it next half, and a pull toward (or away from) the enemy. The :class:`Stance` weighs these;
-the planner tries several stances and judges the plans by forecast.
+it next half, and a pull toward (or away from) the enemy. One whose better hex lies
+behind friends yet to move moves after them (no character moves through another, §8.5).
+The :class:`Stance` weighs these; the planner tries several stances and judges the plans
+by forecast.
 """
 
 from __future__ import annotations
