@@ -231,7 +231,15 @@ class Outlook:
     def utility(self, me: Side) -> float:
         """What the forecast course is worth to ``me``: the enemy's expected losses less
         ours (a Titan's many times its value), the survivors of a slain Titan's legion
-        (§11.1, §11.2) and the attacker's survivors lost to a time loss (§11.1)."""
+        (§11.1, §11.2) and the attacker's survivors lost to a time loss (§11.1): the whole
+        legion, a wounded character no more than a sound one."""
+        held = 0.0  # the chance that the defender still stands when time runs out
+        if self.time_lost:
+            wiped = 1.0
+            for b in self.bodies:
+                if b.side is Side.DEFENDER:
+                    wiped *= 1.0 - alive(b.dist)
+            held = 1.0 - wiped
         total = 0.0
         for side in Side:
             ours = side is me
@@ -244,19 +252,12 @@ class Outlook:
                 share = loss(b.dist)
                 if b is not titan:
                     share += fallen * (1.0 - share) * TITAN_SPILL
+                if self.time_lost and side is Side.ATTACKER:
+                    # a time loss takes the whole legion, its wounds no more than that
+                    gone = (1.0 - share) * held
+                    share += gone if ours else TIME_LOSS_CREDIT * gone
                 lost += value * share
             total += -lost if ours else lost
-        if self.time_lost:
-            wiped = 1.0
-            survivors = 0.0
-            for b in self.bodies:
-                if b.side is Side.DEFENDER:
-                    wiped *= 1.0 - alive(b.dist)
-                else:
-                    ours = me is Side.ATTACKER
-                    survivors += alive(b.dist) * worth(b.name, b.power, b.skill, ours)
-            lost = (1.0 - wiped) * survivors
-            total += -lost if me is Side.ATTACKER else TIME_LOSS_CREDIT * lost
         return total
 
 

@@ -82,6 +82,16 @@ def test_the_attacker_loses_its_survivors_on_time():
     assert outlook.utility(Side.DEFENDER) > 0
 
 
+def test_a_time_loss_takes_a_wounded_attacker_once():
+    """RULES §11.1: on time the attacker loses its whole legion; its wounds lose no more."""
+    battle = parse_battle("Plains t7 attacker strike: Rd01 Ogre@F4 | Bk01 Ogre@A1:3 Troll@A2:5")
+    outlook = Outlook.start(battle)
+    outlook.half()
+    assert outlook.time_lost
+    lost = worth("Ogre", 6, 2, True) + worth("Troll", 8, 2, True)
+    assert math.isclose(outlook.utility(Side.ATTACKER), -lost)
+
+
 def test_a_titan_likely_slain_ends_the_forecast():
     battle = parse_battle("Plains t3 defender strike: Rd01 Titan(6)@C3:5 | Bk01 Colossus@C4")
     outlook = Outlook.start(battle)
@@ -150,6 +160,14 @@ def test_an_attacker_out_of_time_closes_in():
     plan = planner.search(battle, Side.ATTACKER)
     assert plan.moves and plan.moves[0][0] == "D2"
     assert "F3" in battle.land.contacts[plan.moves[0][1]]
+
+
+def test_an_attacking_titan_fights_an_even_last_fight_rather_than_lose_on_time():
+    """Turn 7 (RULES §11.1): waiting loses the Titan for certain; an even fight with the
+    last defender may win, however much the Titan is wounded in it."""
+    battle = parse_battle("Marsh s5 t7 attacker: Rd01 Angel@B2:1 | Bk01 Titan(6)@D3")
+    plan = planner.search(battle, Side.ATTACKER)
+    assert plan.moves and "B2" in battle.land.contacts[plan.moves[0][1]]
 
 
 def test_the_plan_brings_every_character_through_a_narrow_entry():
