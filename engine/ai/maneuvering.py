@@ -19,6 +19,7 @@ from engine.ai.battlefield import blow, damage_worth, worth
 from engine.ai.entering import entering, leaves_way_in
 from engine.ai.odds import combine, hits
 from engine.battle.maneuver import entry_hexes, reachable
+from engine.battle.maneuvering import destinations, maneuver
 from engine.battle.position import Fighter, Position, Side, in_contact
 from engine.battle.rangestrike import rangestrike_problem, rangestrike_values
 from engine.battle.state import Battle
@@ -107,6 +108,26 @@ def choose_maneuver(
     if b.EndManeuver() in legal:
         return b.EndManeuver()
     return best if best is not None else legal[0]
+
+
+def phase_moves(battle: Battle, side: Side) -> tuple[tuple[str, str], ...]:
+    """The whole maneuver phase :func:`choose_maneuver` plays for ``side`` from ``battle``,
+    as (hex, or name of a character waiting to enter, destination) moves; a tie goes to
+    the first of the moves in board order."""
+    moves: list[tuple[str, str]] = []
+    while True:
+        legal: list[a.Action] = [
+            b.Maneuver(who, to) for who, ends in destinations(battle).items() for to in sorted(ends)
+        ]
+        chosen = choose_maneuver(battle, side, [*legal, b.EndManeuver()], _no_tie)
+        if not isinstance(chosen, b.Maneuver):
+            return tuple(moves)
+        battle, _ = maneuver(battle, chosen.character, chosen.to)
+        moves.append((chosen.character, chosen.to))
+
+
+def _no_tie(_: object) -> float:
+    return 0.0
 
 
 def best_maneuver(

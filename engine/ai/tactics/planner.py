@@ -4,9 +4,10 @@ The whole phase is planned at once. Candidate plans come from the fast policy
 (:mod:`~engine.ai.tactics.policy`) under several stances — hold, close in, charge, keep
 away, a bold Titan — and from the best of them with one character sent elsewhere. Each is
 judged by a forecast (:mod:`~engine.ai.tactics.forecast`): our strike half, the enemy's
-answer (the policy's move under its usual stance or a charge, the worse for us) and
-strike half, then ours again; what counts is the expected loss of value on each side, a
-Titan's many times over, and a time loss after the attacker's seventh half (§11.1).
+answer (the policy's move under its usual stance or a charge and, against an attacker,
+the move ``normal`` would make: the worst for us) and strike half, then ours again; what
+counts is the expected loss of value on each side, a Titan's many times over, and a time
+loss after the attacker's seventh half (§11.1).
 
 The plan is a pure function of the phase's start (its moves undone) and the budget, a
 count of judged plans, never a clock: replays rebuild every choice.
@@ -17,6 +18,7 @@ from __future__ import annotations
 from collections import OrderedDict
 from dataclasses import dataclass
 
+from engine.ai.maneuvering import phase_moves
 from engine.ai.tactics.beam import beam
 from engine.ai.tactics.forecast import Outlook
 from engine.ai.tactics.phase import Move, moves_made, normal_order, phase_start
@@ -33,6 +35,11 @@ PLAN_BUDGET = 40
 #: charge (an opponent who gangs up on what comes forward; against the mild ``normal``
 #: this costs a little, against a stronger one it gains).
 ENEMY_STANCES = 2
+#: Whether a defender also judges its plans against the attacker's answer as ``normal``
+#: would play it (:func:`~engine.ai.maneuvering.phase_moves`): a player built otherwise
+#: than the fast policy makes the worst case more robust. (An attacker that judges its
+#: plans this way holds back too much.)
+NORMAL_ANSWER_IN_DEFENCE = True
 #: Other destinations of each mover tried in the best plan.
 ALTERNATIVES = 2
 #: Strike halves the forecast follows after ours: the enemy's, then ours again; to the
@@ -136,7 +143,8 @@ def search(battle: Battle, side: Side, budget: int = PLAN_BUDGET) -> Plan:
 
 def judge(after: Battle, side: Side) -> float:
     """What the position ``after`` our moves is worth by forecast: the worst for us of
-    the enemy's answers under its likeliest stances."""
+    the enemy's answers under its likeliest stances (and, when we defend, as ``normal``
+    would answer)."""
     outlook = Outlook.start(after)
     outlook.half()
     left = halves_left(after)
@@ -146,12 +154,11 @@ def judge(after: Battle, side: Side) -> float:
     battle = outlook.maneuvering()
     enemy = side.other
     worst: float | None = None
-    answers: set[tuple[Move, ...]] = set()
-    for stance in answer_stances(battle, enemy)[:ENEMY_STANCES]:
-        moves = play(battle, enemy, stance).moves
-        if moves in answers:
-            continue
-        answers.add(moves)
+    stances = answer_stances(battle, enemy)[:ENEMY_STANCES]
+    answers = [play(battle, enemy, stance).moves for stance in stances]
+    if side is Side.DEFENDER and NORMAL_ANSWER_IN_DEFENCE:
+        answers.append(phase_moves(battle, enemy))
+    for moves in dict.fromkeys(answers):
         branch = outlook.copy()
         branch.place(moves)
         branch.half()

@@ -7,13 +7,14 @@ import math
 
 import pytest
 
+from engine.ai.maneuvering import choose_maneuver, phase_moves
 from engine.ai.odds import hits
 from engine.ai.tactics import planner
 from engine.ai.tactics.damage import WOUND, alive, blow_share, loss, spread, worth
 from engine.ai.tactics.forecast import Outlook
 from engine.ai.tactics.policy import play
 from engine.ai.tactics.striker import choose_tactical_strike
-from engine.battle.maneuvering import maneuver
+from engine.battle.maneuvering import destinations, maneuver
 from engine.battle.notation import parse_battle
 from engine.battle.position import Side
 from engine.battle.state import Entrant
@@ -198,6 +199,40 @@ def test_the_plan_frees_the_way_in_for_a_reinforcement():
     for who, to in plan.moves:
         after, _ = maneuver(after, who, to)
     assert after.waiting(Side.DEFENDER) == ()
+
+
+def test_normal_plays_a_whole_phase_of_legal_moves_until_none_helps():
+    battle = parse_battle(BATTLES[0])
+    moves = phase_moves(battle, Side.DEFENDER)
+    assert moves
+    after = battle
+    for who, to in moves:
+        after, _ = maneuver(after, who, to)  # raises if illegal
+    legal = [b.Maneuver(w, t) for w, ends in destinations(after).items() for t in sorted(ends)]
+    choice = choose_maneuver(after, Side.DEFENDER, [*legal, b.EndManeuver()], lambda _: 0.0)
+    assert choice == b.EndManeuver()
+
+
+#: The defender's Troll, Ogre and Lion placed; ``normal`` would answer with the attacker
+#: worse for them than the policy's usual answer or a charge.
+PLACED = (
+    "Tundra t2 defender maneuver: Rd01 Troll@A1 Ogre@D2 Lion@E2"
+    " | Bk01 Troll@C1 Lion@D1 Centaur@E1 Gargoyle@B1"
+)
+
+
+def test_a_defender_judges_its_plans_against_normals_answer_too(monkeypatch):
+    after = parse_battle(PLACED)
+    with_normal = planner.judge(after, Side.DEFENDER)
+    monkeypatch.setattr(planner, "NORMAL_ANSWER_IN_DEFENCE", False)
+    assert with_normal < planner.judge(after, Side.DEFENDER)
+
+
+def test_an_attacker_judges_its_plans_by_the_policys_answers_alone(monkeypatch):
+    after = parse_battle(BATTLES[3])
+    usual = planner.judge(after, Side.ATTACKER)
+    monkeypatch.setattr(planner, "NORMAL_ANSWER_IN_DEFENCE", False)
+    assert planner.judge(after, Side.ATTACKER) == usual
 
 
 def test_the_plan_is_a_pure_function_of_the_phase():
