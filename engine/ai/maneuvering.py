@@ -113,7 +113,7 @@ def choose_maneuver(
 def phase_moves(battle: Battle, side: Side) -> tuple[tuple[str, str], ...]:
     """The whole maneuver phase :func:`choose_maneuver` plays for ``side`` from ``battle``,
     as (hex, or name of a character waiting to enter, destination) moves; a tie goes to
-    the first of the moves in board order."""
+    the move the engine lists first."""
     moves: list[tuple[str, str]] = []
     while True:
         legal: list[a.Action] = [
