@@ -19,7 +19,7 @@ from engine.ai.battlefield import blow, damage_worth, worth
 from engine.ai.entering import entering, leaves_way_in
 from engine.ai.odds import combine, hits
 from engine.battle.maneuver import entry_hexes, reachable
-from engine.battle.maneuvering import destinations, maneuver
+from engine.battle.maneuvering import maneuver
 from engine.battle.position import Fighter, Position, Side, in_contact
 from engine.battle.rangestrike import rangestrike_problem, rangestrike_values
 from engine.battle.state import Battle
@@ -29,6 +29,7 @@ from engine.characters import TITAN, character
 from engine.frozen import evolve
 from engine.game import actions as a
 from engine.game import battle_actions as b
+from engine.game.battle_legal import maneuver_actions
 
 #: A character left off the board is slain (RULES §8.4): entering is worth far more.
 LEFT_OFF = 200.0
@@ -116,10 +117,7 @@ def phase_moves(battle: Battle, side: Side) -> tuple[tuple[str, str], ...]:
     the move the engine lists first."""
     moves: list[tuple[str, str]] = []
     while True:
-        legal: list[a.Action] = [
-            b.Maneuver(who, to) for who, ends in destinations(battle).items() for to in sorted(ends)
-        ]
-        chosen = choose_maneuver(battle, side, [*legal, b.EndManeuver()], _no_tie)
+        chosen = choose_maneuver(battle, side, maneuver_actions(battle), _no_tie)
         if not isinstance(chosen, b.Maneuver):
             return tuple(moves)
         battle, _ = maneuver(battle, chosen.character, chosen.to)

@@ -65,7 +65,7 @@ def _decisions(state: GameState, battle: Battle) -> list[a.Action]:
         reveals = [a.Reinforce(o.recruit, way) for o in options for way in o.recruiters]
         return [*reveals, a.Decline()]
     if step is BattleStep.MANEUVER:
-        return _maneuvers(battle, take_backs_left(state, battle.take_backs))
+        return maneuver_actions(battle, take_backs_left(state, battle.take_backs))
     if step in (BattleStep.STRIKE, BattleStep.COUNTERSTRIKE):
         return _strikes(battle)
     if step in (
@@ -79,7 +79,8 @@ def _decisions(state: GameState, battle: Battle) -> list[a.Action]:
     return []
 
 
-def _maneuvers(battle: Battle, may_take_back: bool) -> list[a.Action]:
+def maneuver_actions(battle: Battle, may_take_back: bool = False) -> list[a.Action]:
+    """The phasing side's maneuvers, take-backs (when allowed) and the end of the phase."""
     found: list[a.Action] = [
         b.Maneuver(who, to) for who, ends in destinations(battle).items() for to in sorted(ends)
     ]
