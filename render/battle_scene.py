@@ -50,7 +50,8 @@ class Scene:
     header: HeaderLayout | None
     counters: tuple[Placed, ...]
     tags: tuple[tuple[Side, Point], ...] = ()
-    """Where the edge tag of a side with waiting characters goes (after its row)."""
+    """Where each side's edge tag goes: after its row of waiting characters, or clear of
+    the hexes when none wait (a tag on the map would sit under a counter)."""
 
     def on_board(self, side: Side | None = None) -> list[Placed]:
         return [c for c in self.counters if c.hex is not None and side in (None, c.side)]
@@ -87,7 +88,7 @@ def battle_scene(
 ) -> Scene:
     """Where the picture of ``position`` puts its header and counters; ``waiting`` are the
     characters off the board (their ``hex`` is not read), drawn by their side's edge
-    (which needs ``entry_side``)."""
+    with the edge's tag after them (both need ``entry_side``)."""
     lay = battle_layout(size)
     frame = lay.frame
     counters = [
@@ -96,12 +97,10 @@ def battle_scene(
     ]
     tags: list[tuple[Side, Point]] = []
     off = list(waiting)
-    if off and entry_side is not None:
+    if entry_side is not None:
         edges = entry_edges(position.terrain, entry_side)
         for side in Side:
             mine = [f for f in off if f.side is side]
-            if not mine:
-                continue
             named = None if heading is not None else position.terrain
             slots, tag = tray_slots(edges[side].index, len(mine), size, named)
             small = WAITING_SHARE * frame.r

@@ -98,7 +98,7 @@ def battleland_image(
         Side.DEFENDER: (heading.defender.colour if heading else defender_colour) or "",
     }
     tags = dict(scene.tags)
-    _draw_edges(draw, frame, position.terrain, entry_side, colours, tags, names)
+    edge_tags = _draw_edges(draw, frame, position.terrain, entry_side, colours, tags, names)
     for label in destinations:
         _dot(draw, frame, label, REACHABLE)
     if selected is not None:
@@ -114,6 +114,8 @@ def battleland_image(
         shown.append(StrikeMark(*last_strike, strike_result, rangestrike))
     for mark in shown:
         _draw_strike(draw, frame, (mark.striker, mark.target), mark.result, mark.rangestrike)
+    for at, text, colour in edge_tags:
+        _tag(draw, at, text, colour, round(0.22 * frame.r))
     _draw_track(draw, lay, turn)
     if scene.header is not None:
         draw_header(draw, scene.header)
@@ -223,11 +225,11 @@ def _draw_edges(
     colours: dict[Side, RGB],
     tags: dict[Side, Point],
     names: dict[Side, str],
-) -> None:
+) -> list[tuple[Point, str, RGB]]:
     """The entry edges: the attacker's and defender's bands, each cased in the tone that
-    stands out from its colour and tagged with its side and its colour's name, or the three
-    attacker edges; a side's tag goes after the row of its waiting characters, if any
-    (``tags``)."""
+    stands out from its colour, or the three attacker edges; returns their tags (where,
+    the words, the colour) to draw over the counters: a side's name and its colour's, at
+    the place the scene found (``tags``), or the edge's number."""
     marks: list[tuple[Edge, RGB, str, Point | None]]
     if entry_side is None:
         marks = [(EDGES[k], MUTED, str(k), None) for k in (1, 3, 5)]
@@ -238,6 +240,7 @@ def _draw_edges(
             for side in Side
         ]
     band = max(4, round(frame.r * 0.12))
+    placed: list[tuple[Point, str, RGB]] = []
     for edge, colour, text, at in marks:
         lines = [frame.side(label, side, shrink=-band * 0.7) for label, side in _edge_sides(edge)]
         for (x1, y1), (x2, y2) in lines:
@@ -248,7 +251,8 @@ def _draw_edges(
             label, side = _edge_sides(edge)[len(edge.hexes) // 2]
             (x1, y1), (x2, y2) = frame.side(label, side, shrink=-frame.r * 0.42)
             at = ((x1 + x2) / 2, (y1 + y2) / 2)
-        _tag(draw, at, text, colour, round(0.22 * frame.r))
+        placed.append((at, text, colour))
+    return placed
 
 
 def edge_tag(side: Side, colour: str) -> str:

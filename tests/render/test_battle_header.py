@@ -221,3 +221,19 @@ def test_every_maneuver_of_the_phase_and_every_strike_is_drawn():
     (x1, y1), (x2, y2) = FRAME.centre("D6"), FRAME.centre("D4")
     along = [(x1 + (x2 - x1) * t / 20, y1 + (y2 - y1) * t / 20) for t in range(7, 14)]
     assert any(pixel(drawn, *at) != pixel(plain, *at) for at in along)  # the dashed arrow
+
+
+@pytest.mark.parametrize("entry_side", (1, 3, 5))
+def test_edge_tags_stay_off_the_hexes_when_nobody_waits(entry_side):
+    """Each side's tag ("Defender · Blue") is placed clear of every hex, where no counter
+    standing on the edge can cover it."""
+    half = WAITING_SHARE * FRAME.r / 2
+    for terrain in ("Plains", "Marsh", "Tower"):
+        battle = started(terrain, entry_side)
+        scene = battle_scene(
+            battle.position, heading=heading_of(battle, ANN, BOB), entry_side=entry_side
+        )
+        tags = dict(scene.tags)
+        assert set(tags) == set(Side)
+        for at in tags.values():
+            assert _nearest(at, LABELS) > 0.87 * FRAME.r + half * 0.8, (terrain, at)
