@@ -82,7 +82,8 @@ def _maneuver_ended(e: bv.ManeuverEnded, n: Names) -> str:
 
 @narrator(bv.LeftOff)
 def _left_off(e: bv.LeftOff, n: Names) -> str:
-    why = "could not enter" if e.forced else "were left off the board"
+    verb = "were" if len(e.names) > 1 else "was"
+    why = "could not enter" if e.forced else f"{verb} left off the board"
     return f"{n.side(e.side)}'s {listing(e.names)} {why}: slain (RULES §8.4)."
 
 

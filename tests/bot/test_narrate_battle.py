@@ -64,6 +64,7 @@ SAMPLES = [
     (bv.ManeuverTakenBack(D, "Ogre", "E1", "D2"), "Bk01's Ogre goes back from D2 to E1."),
     (bv.ManeuverEnded(A), "Rd02 ends its maneuver."),
     (bv.LeftOff(A, ("Ogre", "Ogre")), "Rd02's Ogre ×2 were left off the board: slain"),
+    (bv.LeftOff(A, ("Angel",)), "Rd02's Angel was left off the board: slain"),
     (bv.LeftOff(D, ("Serpent",), forced=True), "Bk01's Serpent could not enter"),
     (bv.DriftDamage(A, ("C3", "D4"), ("D4",)), "characters in C3, D4; slain in D4."),
     (
