@@ -21,11 +21,18 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def main() -> int:
-    level, script, *rest = sys.argv[1:]
+def open_harness() -> Path:
+    """Put the project and the harness (``AIBRIDGE_DIR``) on the import path; the
+    harness's folder."""
     harness = Path(os.environ.get("AIBRIDGE_DIR", ROOT.parent / "shared" / "aibridge"))
     os.environ.setdefault("TITANBOT_DIR", str(ROOT))
     sys.path[:0] = [str(ROOT), str(harness)]
+    return harness
+
+
+def main() -> int:
+    level, script, *rest = sys.argv[1:]
+    harness = open_harness()
     from engine.ai import choose_action
     from engine.ai.levels import level_of
 

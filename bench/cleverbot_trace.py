@@ -17,14 +17,13 @@ from __future__ import annotations
 
 import importlib
 import json
-import os
 import sys
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parent.parent
+from cleverbot import open_harness  # bench/, beside this script
 
 
 def board(battle: Any) -> str:
@@ -68,9 +67,7 @@ def main(argv: list[str]) -> int:
     if len(args) != 4:
         raise SystemExit(f"usage: {sys.argv[0]} LEVEL POSITIONS ID attacker|defender [--plans]")
     level_name, positions, wanted, side_name = args
-    harness = Path(os.environ.get("AIBRIDGE_DIR", ROOT.parent / "shared" / "aibridge"))
-    os.environ.setdefault("TITANBOT_DIR", str(ROOT))
-    sys.path[:0] = [str(ROOT), str(harness)]
+    open_harness()
     battles = importlib.import_module("battles")  # the harness's, found on its path
     bridge = importlib.import_module("bridge")
 
@@ -105,10 +102,7 @@ def main(argv: list[str]) -> int:
         judged: list[tuple[float, tuple[tuple[str, str], ...]]] = []
         if seat == ours:
             planning = plans and battle.step is BattleStep.MANEUVER and not battle.moves
-            if planning:
-                with judged_plans(judged):
-                    action = choose_action(state, seat, level)
-            else:
+            with judged_plans(judged) if planning else nullcontext():
                 action = choose_action(state, seat, level)
         else:
             action = clever(state, seat)
