@@ -17,6 +17,7 @@ import sys
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 ROLES = ("attacker", "defender")
 
@@ -37,21 +38,26 @@ class Change:
         return sign_test(len(self.better), len(self.worse))
 
 
-def score(row: dict[str, object]) -> float:
+def score(row: dict[str, Any]) -> float:
     """titanbot's result in one battle: a win 1, a draw one half, a loss 0."""
     winner = row.get("winner")
     return 1.0 if winner == "titanbot" else 0.5 if winner is None else 0.0
 
 
-def results(paths: Iterable[Path]) -> dict[tuple[str, str], float]:
-    """(position, titanbot's role) → titanbot's result, for the battles that finished."""
-    found: dict[tuple[str, str], float] = {}
+def rows(paths: Iterable[Path]) -> dict[tuple[str, str], dict[str, Any]]:
+    """(position, titanbot's role) → the battle's row, for the battles that finished."""
+    found: dict[tuple[str, str], dict[str, Any]] = {}
     for path in paths:
         for line in path.read_text().splitlines():
             row = json.loads(line)
             if row.get("error") is None and "end" in row:
-                found[(row["id"], row["titan_side"])] = score(row)
+                found[(row["id"], row["titan_side"])] = row
     return found
+
+
+def results(paths: Iterable[Path]) -> dict[tuple[str, str], float]:
+    """(position, titanbot's role) → titanbot's result, for the battles that finished."""
+    return {key: score(row) for key, row in rows(paths).items()}
 
 
 def compare(
