@@ -10,10 +10,11 @@ so the two results sort it:
 - *titanbot's*: titanbot wins in both seats; *CleverBot's*: CleverBot wins in both;
 - *drawn*: at least one of the two was a draw.
 
-A gain as defender must come from the attacker's positions, a gain as attacker from the
-defender's. Then, by the ratio of the legions' values at the start (titanbot's to
-CleverBot's, when titanbot defends), titanbot's score as defender beside CleverBot's as
-defender in the same positions.
+Defending, titanbot can gain only in the attacker's, CleverBot's and the drawn positions;
+attacking, only in the defender's, CleverBot's and the drawn ones. Then, by the ratio of
+the legions' values (the harness's ``start_value``: every character that fought, a
+reinforcement or summoned lord included; titanbot's to CleverBot's when titanbot defends),
+titanbot's score as defender beside CleverBot's as defender in the same positions.
 """
 
 from __future__ import annotations
