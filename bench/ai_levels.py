@@ -1,11 +1,16 @@
 """The computer player's levels against each other in battles (issue 24).
 
 Run: ``.venv/bin/python bench/ai_levels.py [--games 20] [--limit N] [--shard 0/2]
-[--pairs hard:normal,easy:normal]``. Battle starts are harvested from seeded games between
-``normal`` computer players (2 to 4 players); each start is fought twice with the same
-dice, each level attacking once, and the score of the first level of each pair is printed
-with a 95 % Wilson interval (a draw counts one half), as attacker and as defender, with the
-decision time per level (mean, p99; CPU time of the process, as the machine is shared).
+[--pairs hard:normal,easy:normal] [--dice 1]``. Battle starts are harvested from seeded games
+between ``normal`` computer players (2 to 4 players); each start is fought twice with the same
+dice, each level attacking once. With ``--dice N`` every start is fought under N dice (the
+game's seed shifted for all but the first), so that luck weighs less in a comparison. The
+score of the first level of each pair is printed with a 95 % Wilson interval (a draw counts
+one half), as attacker and as defender, with the decision time per level (mean, p99; CPU
+time of the process, as the machine is shared). Then the starts, each under each dice, by
+who won them in each seat: *the attacker's* (whoever attacks wins), *the defender's*, the
+first level's (it wins both seats), the second's, and those with a draw. An attacker's or a
+defender's start gives each level one win in two, whoever plays better.
 Targets: ``hard`` ≥ 70 % against ``normal``, ``easy`` ≤ 30 %.
 """
 
@@ -15,7 +20,7 @@ import argparse
 import math
 import sys
 import time
-from collections import defaultdict
+from collections import Counter, defaultdict
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -26,6 +31,8 @@ from engine.ai import choose_action  # noqa: E402
 from engine.ai.levels import Level, level_of  # noqa: E402
 from engine.battle.position import Side  # noqa: E402
 from engine.battle.state import Battle  # noqa: E402
+from engine.dice import Dice  # noqa: E402
+from engine.frozen import evolve  # noqa: E402
 from engine.game.apply import apply  # noqa: E402
 from engine.game.battle_flow import battle_of  # noqa: E402
 from engine.game.legal import to_act  # noqa: E402
@@ -34,6 +41,8 @@ from engine.game.state import GameState  # noqa: E402
 
 #: Player turns a harvesting game may last.
 MAX_TURNS = 200
+#: The shift of the game's seed for each further dice of ``--dice``.
+DICE_SHIFT = 1_000_003
 #: Battles kept: the weaker legion's value at least this share of the stronger's (a
 #: foregone battle measures nothing).
 BALANCE = 0.6
@@ -54,6 +63,13 @@ def harvest(games: int) -> list[GameState]:
             if before is None and battle is not None and balanced(battle):
                 starts.append(state)
     return starts
+
+
+def with_dice(start: GameState, k: int) -> GameState:
+    """``start`` with the ``k``-th dice: its own for 0, else the game's seed shifted."""
+    if k == 0:
+        return start
+    return evolve(start, dice=Dice(start.dice.seed + k * DICE_SHIFT, start.dice.rolled))
 
 
 def balanced(battle: Battle) -> bool:
@@ -89,6 +105,27 @@ def fight(
     return 1.0 if alive[0] else 0.0
 
 
+def kinds(attacking: list[float], defending: list[float], first: str, second: str) -> Counter[str]:
+    """How many starts are of each kind by the first level's results attacking and
+    defending in each (1 a win, 0 a loss, ½ a draw)."""
+    names = {
+        (1.0, 0.0): "the attacker's",
+        (0.0, 1.0): "the defender's",
+        (1.0, 1.0): _owner(first, second, 0),
+        (0.0, 0.0): _owner(first, second, 1),
+    }
+    return Counter(
+        "drawn" if 0.5 in pair else names[pair] for pair in zip(attacking, defending, strict=True)
+    )
+
+
+def _owner(first: str, second: str, which: int) -> str:
+    """The name of the starts the first (``which`` 0) or second level wins in both seats."""
+    if first == second:
+        return ("the first's", "the second's")[which]
+    return f"{(first, second)[which]}'s"
+
+
 def wilson(score: float, n: int) -> tuple[float, float]:
     """The 95 % Wilson interval of a share ``score / n``."""
     if n == 0:
@@ -110,22 +147,30 @@ def main() -> None:
     parser.add_argument("--limit", type=int, default=0, help="battle starts used (0: all)")
     parser.add_argument("--shard", default="0/1", help="i/n: every n-th start from the i-th")
     parser.add_argument("--pairs", default="hard:normal,easy:normal")
+    parser.add_argument("--dice", type=int, default=1, help="dice each start is fought with")
     args = parser.parse_args()
     index, count = (int(x) for x in args.shard.split("/"))
     starts = harvest(args.games)
     if args.limit:
         starts = starts[: args.limit]
     starts = starts[index::count]
-    print(f"{len(starts)} battle starts")
+    print(
+        f"{len(starts)} battle starts" + (f", each under {args.dice} dice" if args.dice > 1 else "")
+    )
+    starts = [with_dice(s, k) for k in range(args.dice) for s in starts]
     times: dict[str, list[float]] = defaultdict(list)
     for pair in args.pairs.split(","):
         first, second = (level_of(x) for x in pair.split(":"))
         assert first is not None and second is not None, pair
-        attack = sum(fight(s, first, second, times) for s in starts)
-        defend = sum(1 - fight(s, second, first, times) for s in starts)
-        n = len(starts)
+        attacking = [fight(s, first, second, times) for s in starts]
+        defending = [1 - fight(s, second, first, times) for s in starts]
+        attack, defend, n = sum(attacking), sum(defending), len(starts)
         print(f"{first} vs {second}: {_pct(attack + defend, 2 * n)}")
         print(f"  attacking {_pct(attack, n)}; defending {_pct(defend, n)}")
+        counted = kinds(attacking, defending, first, second)
+        order = ("the attacker's", "the defender's", *(_owner(first, second, i) for i in (0, 1)))
+        tally = ", ".join(f"{counted[k]} {k}" for k in (*order, "drawn"))
+        print(f"  by start under one dice, each level attacking once: {tally}")
     for level, ts in sorted(times.items()):
         ts.sort()
         p99 = ts[min(len(ts) - 1, int(len(ts) * 0.99))]

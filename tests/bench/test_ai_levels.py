@@ -1,0 +1,53 @@
+"""The level benchmark sorts its battle starts by who won them in each seat, and fights
+them under further dice."""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+from types import ModuleType
+
+SCRIPT = Path(__file__).resolve().parents[2] / "bench" / "ai_levels.py"
+
+
+def load() -> ModuleType:
+    """The script as a module, without running it (nor leaving bench/ on the path)."""
+    spec = importlib.util.spec_from_file_location("ai_levels_bench", SCRIPT)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_starts_are_sorted_by_who_won_each_seat():
+    kinds = load().kinds
+    # the first level's results: attacking, and defending (1 a win, 0 a loss, ½ a draw)
+    attacking = [1.0, 1.0, 0.0, 1.0, 0.0, 0.5, 1.0, 0.0]
+    defending = [0.0, 1.0, 1.0, 0.0, 0.0, 0.0, 0.5, 0.0]
+    counted = kinds(attacking, defending, "hard", "normal")
+    assert counted == {
+        "the attacker's": 2,
+        "hard's": 1,
+        "the defender's": 1,
+        "normal's": 2,
+        "drawn": 2,
+    }
+    assert sum(counted.values()) == len(attacking)
+
+
+def test_a_level_against_itself_names_the_seats():
+    counted = load().kinds([1.0, 0.0, 1.0], [1.0, 0.0, 0.0], "normal", "normal")
+    assert counted == {"the first's": 1, "the second's": 1, "the attacker's": 1}
+
+
+def test_further_dice_shift_the_seed_and_keep_the_rest():
+    from engine.game.setup import new_game
+
+    bench = load()
+    start, _ = new_game(["Ann", "Bob"], 11)
+    assert bench.with_dice(start, 0) is start
+    other = bench.with_dice(start, 2)
+    assert other.dice.seed == start.dice.seed + 2 * bench.DICE_SHIFT
+    assert other.dice.rolled == start.dice.rolled
+    assert other.dice.roll(20)[0] != start.dice.roll(20)[0]
+    assert other.legions == start.legions and other.turn == start.turn
