@@ -12,11 +12,17 @@ who won them in each seat: *the attacker's* (whoever attacks wins), *the defende
 first level's (it wins both seats), the second's, and those with a draw. An attacker's or a
 defender's start gives each level one win in two, whoever plays better.
 Targets: ``hard`` ≥ 70 % against ``normal``, ``easy`` ≤ 30 %.
+
+With ``--positions FILE`` the starts are instead the aibridge harness's battle positions
+(``bench/cleverbot.py``; run with the harness's python and ``SLUGATHON_DIR``, as the harness
+builds the starts). A level against itself there (``--pairs hard:hard``) gives the positions'
+par: the attacker's score when both seats play alike, to read a score against CleverBot by.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import sys
 import time
@@ -65,6 +71,22 @@ def harvest(games: int) -> list[GameState]:
     return starts
 
 
+def harness_starts(path: Path) -> list[GameState]:
+    """The battle starts of the aibridge harness's positions file ``path``, as the harness
+    builds them (its ``battles.start_state``: both legions, the Titans' Power, the entry
+    side, the caretaker and the position's dice)."""
+    sys.path.insert(0, str(HERE))
+    try:
+        from cleverbot import open_harness
+    finally:
+        sys.path.remove(str(HERE))
+    open_harness()
+    import battles  # the harness's script, on the path from open_harness
+
+    positions = json.loads(path.read_text())["positions"]
+    return [battles.start_state(p) for p in positions]
+
+
 def with_dice(start: GameState, k: int) -> GameState:
     """``start`` with the ``k``-th dice: its own for 0, else the game's seed shifted."""
     if k == 0:
@@ -103,6 +125,18 @@ def fight(
     if alive[0] == alive[1]:
         return 0.5
     return 1.0 if alive[0] else 0.0
+
+
+def results(
+    starts: list[GameState], first: Level, second: Level, times: dict[str, list[float]]
+) -> tuple[list[float], list[float]]:
+    """The first level's result in each start attacking, then defending (1 a win, 0 a
+    loss, ½ a draw). A level against itself fights each start once: the levels are
+    deterministic, so the battle with the seats swapped is the same battle again."""
+    attacking = [fight(s, first, second, times) for s in starts]
+    if first == second:
+        return attacking, [1 - x for x in attacking]
+    return attacking, [1 - fight(s, second, first, times) for s in starts]
 
 
 def kinds(attacking: list[float], defending: list[float], first: str, second: str) -> Counter[str]:
@@ -148,9 +182,10 @@ def main() -> None:
     parser.add_argument("--shard", default="0/1", help="i/n: every n-th start from the i-th")
     parser.add_argument("--pairs", default="hard:normal,easy:normal")
     parser.add_argument("--dice", type=int, default=1, help="dice each start is fought with")
+    parser.add_argument("--positions", type=Path, help="the harness's battle positions instead")
     args = parser.parse_args()
     index, count = (int(x) for x in args.shard.split("/"))
-    starts = harvest(args.games)
+    starts = harness_starts(args.positions) if args.positions else harvest(args.games)
     if args.limit:
         starts = starts[: args.limit]
     starts = starts[index::count]
@@ -162,9 +197,11 @@ def main() -> None:
     for pair in args.pairs.split(","):
         first, second = (level_of(x) for x in pair.split(":"))
         assert first is not None and second is not None, pair
-        attacking = [fight(s, first, second, times) for s in starts]
-        defending = [1 - fight(s, second, first, times) for s in starts]
+        attacking, defending = results(starts, first, second, times)
         attack, defend, n = sum(attacking), sum(defending), len(starts)
+        if first == second:
+            print(f"{first} vs {first}, the par: the attacker scores {_pct(attack, n)}")
+            continue
         print(f"{first} vs {second}: {_pct(attack + defend, 2 * n)}")
         print(f"  attacking {_pct(attack, n)}; defending {_pct(defend, n)}")
         counted = kinds(attacking, defending, first, second)

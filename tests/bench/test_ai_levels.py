@@ -51,3 +51,30 @@ def test_further_dice_shift_the_seed_and_keep_the_rest():
     assert other.dice.rolled == start.dice.rolled
     assert other.dice.roll(20)[0] != start.dice.roll(20)[0]
     assert other.legions == start.legions and other.turn == start.turn
+
+
+def test_a_level_against_itself_fights_each_start_once():
+    from tests.engine.ai.test_levels import battle_start
+
+    bench = load()
+    starts = [
+        battle_start("Plains", "Ogre,Ogre,Gargoyle", "Centaur,Lion,Ogre", 3),
+        battle_start("Brush", "Gargoyle,Ogre", "Ogre,Troll", 5),
+    ]
+    once: dict[str, list[float]] = {"easy": []}
+    alone = [bench.fight(s, "easy", "easy", once) for s in starts]
+    assert len(once["easy"]) > 2 * len(starts)  # whole battles, not a step or two
+    times: dict[str, list[float]] = {"easy": []}
+    attacking, defending = bench.results(starts, "easy", "easy", times)
+    assert attacking == alone
+    assert defending == [1 - x for x in alone]
+    assert len(times["easy"]) == len(once["easy"])  # no battle fought twice
+    both: dict[str, list[float]] = {"easy": [], "normal": []}
+    attacking, defending = bench.results(starts, "easy", "normal", both)
+    assert len(both["easy"]) > 0 and len(both["normal"]) > 0
+    assert attacking == [
+        bench.fight(s, "easy", "normal", {"easy": [], "normal": []}) for s in starts
+    ]
+    assert defending == [
+        1 - bench.fight(s, "normal", "easy", {"easy": [], "normal": []}) for s in starts
+    ]
