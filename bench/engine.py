@@ -1,12 +1,21 @@
 """Per-call time of the battle queries a searching AI calls most (issue 24).
 
-Run: ``.venv/bin/python bench/engine.py [--per-terrain N] [--save-baseline]``. Battles
-from harvested real starts (``../shared/aibridge/positions/positions.json``, or drawn from a
-seed when it is absent), fought out by two computer players on all 11 battlelands, give
-the positions; each query is timed on every case they offer (after a warm-up; each case's
-best of ``--rounds``), and the median and p90 of the CPU time per call are printed in µs
-beside ``bench/engine_baseline.json`` with the speed-up. Each query's answers are hashed:
-a digest that differs from the baseline's means an optimisation changed an answer.
+Run: ``.venv/bin/python bench/engine.py [--record] [--save-baseline [COMMIT]]``. The
+positions are the battle states of :data:`CORPUS`, a recorded corpus: real starts
+(``../shared/aibridge/positions/positions.json``, or drawn from a seed when it is absent)
+on all 11 battlelands, each fought out by two computer players, kept as the starts and the
+actions taken. Replaying the actions rebuilds the same states on any version of the
+engine, so a baseline and today's figures time the very same cases, however the computer
+players have changed since. ``--record`` fights the starts out again and rewrites the
+corpus (a new baseline must then be taken). Each query is timed on every case the corpus
+offers (after a warm-up; each case's best of ``--rounds``), and the median and p90 of the
+CPU time per call are printed in µs beside ``bench/engine_baseline.json`` with the speed-up.
+Each query's answers are hashed: a digest that differs from the baseline's means an
+optimisation changed an answer.
+
+To retake the baseline on an older engine, check its ``engine/`` out into a work tree of
+today's (``git checkout COMMIT -- engine``) and run ``bench/engine.py --save-baseline
+COMMIT`` there.
 """
 
 from __future__ import annotations
@@ -28,6 +37,7 @@ from typing import Any
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
 BASELINE = HERE / "engine_baseline.json"
+CORPUS = HERE / "engine_corpus.json"
 POSITIONS = Path(os.environ.get("TITAN_SHARED", REPO.parent / "shared"))
 POSITIONS = POSITIONS / "aibridge" / "positions" / "positions.json"
 #: Each timed sample lasts at least this long (several calls of a fast query).
@@ -204,18 +214,26 @@ def quantile(values: list[float], share: float) -> float:
     return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
 
 
-def measure(query: Query, rounds: int) -> dict[str, Any]:
-    """Median and p90 over the cases of each case's best of ``rounds`` timings (the best
-    is the least disturbed by other work on the machine), and the answers' digest."""
-    answers = [call() for call in query.calls]  # warm-up, and the answers to hash
-    times = [per_call_us(call) for call in query.calls]
-    for _ in range(rounds - 1):
-        times = [min(t, per_call_us(call)) for t, call in zip(times, query.calls, strict=True)]
+def measure(queries: list[Query], rounds: int) -> dict[str, dict[str, Any]]:
+    """Each query's median and p90 over its cases of each case's best of ``rounds``
+    timings, and its answers' digest. The rounds go over every query in turn, so that a
+    case's timings are spread over the whole run: its best is the least disturbed by other
+    work on the machine, which on a shared machine comes and goes."""
+    answers = {q.name: [call() for call in q.calls] for q in queries}  # warm-up, to hash
+    best: dict[str, list[float]] = {q.name: [] for q in queries}
+    for _ in range(rounds):
+        for q in queries:
+            times = [per_call_us(call) for call in q.calls]
+            kept = best[q.name]
+            best[q.name] = [min(a, b) for a, b in zip(kept, times, strict=True)] if kept else times
     return {
-        "cases": len(times),
-        "median_us": round(quantile(times, 0.5), 2),
-        "p90_us": round(quantile(times, 0.9), 2),
-        "answers": digest(answers),
+        q.name: {
+            "cases": len(best[q.name]),
+            "median_us": round(quantile(best[q.name], 0.5), 2),
+            "p90_us": round(quantile(best[q.name], 0.9), 2),
+            "answers": digest(answers[q.name]),
+        }
+        for q in queries
     }
 
 
@@ -227,27 +245,77 @@ def _commit() -> str:
     return head.stdout.strip() + ("+" if dirty.stdout.strip() else "")
 
 
+def record(path: Path, source: str, starts: list[Any]) -> None:
+    """Fight ``starts`` out with today's computer players and keep their actions in
+    ``path``, a start to a line."""
+    from dataclasses import asdict
+
+    from engine.game.actions import action_to_json
+    from tests.engine.battle.corpus import fought
+
+    lines = []
+    for start in starts:
+        actions = [action_to_json(action) for _, action in fought(start)]
+        lines.append(json.dumps({**asdict(start), "actions": actions}, separators=(",", ":")))
+    head = json.dumps({"source": source, "recorded_at": _commit()})
+    path.write_text(head + "\n" + "\n".join(lines) + "\n", encoding="utf-8")
+
+
+def replay(path: Path) -> tuple[str, list[Any], list[Any]]:
+    """The corpus of ``path``: its source, its starts and every battle state of them."""
+    from engine.game.actions import action_from_json
+    from tests.engine.battle.corpus import Start, replayed
+
+    head, *lines = path.read_text(encoding="utf-8").splitlines()
+    starts: list[Any] = []
+    found: list[Any] = []
+    for line in lines:
+        raw = json.loads(line)
+        actions = [action_from_json(x) for x in raw["actions"]]
+        start = Start(
+            raw["terrain"],
+            raw["entry_side"],
+            tuple(raw["attacker"]),
+            tuple(raw["defender"]),
+            (raw["titan_power"][0], raw["titan_power"][1]),
+            raw["dice_seed"],
+        )
+        starts.append(start)
+        found += replayed(start, actions)
+    return json.loads(head)["source"], starts, found
+
+
 def main() -> None:
     # Run as a script, this folder comes first on sys.path and this file would be `engine`.
     sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != HERE]
     sys.path.insert(0, str(REPO))
-    from tests.engine.battle.corpus import battles, per_terrain, random_starts, starts_from_file
+    from tests.engine.battle.corpus import per_terrain, random_starts, starts_from_file
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--positions", type=Path, default=POSITIONS)
     parser.add_argument("--per-terrain", type=int, default=4, help="starts per battleland")
-    parser.add_argument("--rounds", type=int, default=3, help="timings per case (best kept)")
+    parser.add_argument("--corpus", type=Path, default=CORPUS, help="the recorded corpus")
+    parser.add_argument("--record", action="store_true", help="fight the starts out again")
+    parser.add_argument("--rounds", type=int, default=5, help="timings per case (best kept)")
     parser.add_argument("--only", nargs="*", default=(), help="query names to time")
-    parser.add_argument("--save-baseline", action="store_true", help=f"write {BASELINE.name}")
+    parser.add_argument(
+        "--save-baseline",
+        nargs="?",
+        const="",
+        metavar="COMMIT",
+        help=f"write {BASELINE.name} (COMMIT: where the engine measured was checked out from)",
+    )
     args = parser.parse_args()
 
-    if args.positions.exists():
-        source, starts = str(args.positions.name), starts_from_file(args.positions)
-    else:
-        source, starts = "random_starts(24)", random_starts(24, args.per_terrain)
-    starts = per_terrain(starts, args.per_terrain)
     started = time.perf_counter()
-    found = battles(starts)
+    if args.record or not args.corpus.exists():
+        if args.positions.exists():
+            source, starts = str(args.positions.name), starts_from_file(args.positions)
+        else:
+            source, starts = "random_starts(24)", random_starts(24, args.per_terrain)
+        record(args.corpus, source, per_terrain(starts, args.per_terrain))
+        print(f"corpus recorded in {args.corpus}")
+    source, starts, found = replay(args.corpus)
     corpus = {
         "source": source,
         "starts": len(starts),
@@ -260,19 +328,18 @@ def main() -> None:
     )
     base = json.loads(BASELINE.read_text()) if BASELINE.exists() else None
     if base is not None and base["corpus"]["digest"] != corpus["digest"]:
-        print("note: the corpus differs from the baseline's (other starts or other play)")
+        print("note: the corpus differs from the baseline's: the times are not comparable")
     results: dict[str, Any] = {}
     header = f"{'query':<21}{'cases':>6}{'median µs':>11}{'p90 µs':>9}"
     if base is not None:
         header += f"{'base med':>10}{'base p90':>10}{'× med':>7}{'× p90':>7}  answers"
     print(header)
-    for query in _queries(found):
-        if args.only and query.name not in args.only:
-            continue
+    queries = [q for q in _queries(found) if not args.only or q.name in args.only]
+    for query in queries:
         if not query.calls:
             print(f"{query.name:<21}{0:>6}  (no case in the corpus)")
-            continue
-        r = measure(query, args.rounds)
+    timed = [q for q in queries if q.calls]
+    for query, r in zip(timed, measure(timed, args.rounds).values(), strict=True):
         results[query.name] = {"what": query.what, **r}
         line = f"{query.name:<21}{r['cases']:>6}{r['median_us']:>11.1f}{r['p90_us']:>9.1f}"
         old = base["queries"].get(query.name) if base is not None else None
@@ -284,9 +351,9 @@ def main() -> None:
                 f"  {'same' if same else 'DIFFER'}"
             )
         print(line, flush=True)
-    if args.save_baseline:
+    if args.save_baseline is not None:
         saved = {
-            "engine_commit": _commit(),
+            "engine_commit": args.save_baseline or _commit(),
             "python": platform.python_version(),
             "machine": f"{platform.machine()}, {os.cpu_count()} cores",
             "corpus": corpus,

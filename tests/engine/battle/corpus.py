@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import random
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -20,6 +20,7 @@ from engine.battle.state import Battle
 from engine.battleland import BATTLELANDS
 from engine.characters import CHARACTERS, TITAN, TITAN_POWER_PER_POINTS
 from engine.dice import Dice
+from engine.game.actions import Action
 from engine.game.apply import apply
 from engine.game.battle_flow import battle_of, begin_battle
 from engine.game.legal import to_act
@@ -138,16 +139,36 @@ def game_at_battle(start: Start) -> GameState:
     return state
 
 
-def playout(start: Start, max_actions: int = 600) -> Iterator[Battle]:
-    """Every battle state of ``start`` fought out by two computer players, one per decision."""
+def fought(start: Start, max_actions: int = 600) -> Iterator[tuple[Battle, Action]]:
+    """Every battle state of ``start`` fought out by two computer players, with the
+    decision taken in it."""
     state = game_at_battle(start)
     for _ in range(max_actions):
         battle = battle_of(state)
         seat = to_act(state)
         if battle is None or seat is None:
             return
+        action = choose_action(state, seat)
+        yield battle, action
+        state, _ = apply(state, seat, action)
+
+
+def playout(start: Start, max_actions: int = 600) -> Iterator[Battle]:
+    """Every battle state of ``start`` fought out by two computer players, one per decision."""
+    return (battle for battle, _ in fought(start, max_actions))
+
+
+def replayed(start: Start, actions: Iterable[Action]) -> Iterator[Battle]:
+    """Every battle state of ``start`` as ``actions`` (a recorded playout) fight it out:
+    the same states whatever the computer players would choose today."""
+    state = game_at_battle(start)
+    for action in actions:
+        battle = battle_of(state)
+        seat = to_act(state)
+        if battle is None or seat is None:
+            raise ValueError(f"the battle on {start.terrain} ended before {action} was taken")
         yield battle
-        state, _ = apply(state, seat, choose_action(state, seat))
+        state, _ = apply(state, seat, action)
 
 
 def battles(starts: list[Start], max_actions: int = 600) -> list[Battle]:
