@@ -20,6 +20,7 @@ from engine.battle.strike import (
     strike_targets,
     strike_values,
 )
+from engine.battleland import BIT
 from engine.errors import IllegalStrike
 from engine.frozen import evolve, quick_init
 from engine.words import plural
@@ -40,6 +41,11 @@ def dune_barred(position: Position, striker: Fighter, target: Fighter, other: Fi
 
 def other_enemies(position: Position, striker: Fighter, target: Fighter) -> list[Fighter]:
     """The living enemies in contact with ``striker`` other than ``target`` (RULES §9.4)."""
+    near = position.land.contact_bits.get(striker.hex)
+    if near is not None:
+        near &= position.enemy_mask(striker.side, living_only=True) & ~BIT.get(target.hex, 0)
+        if not near:
+            return []  # the target is the only enemy in contact: the usual case
     return [f for f in strike_targets(position, striker) if f.hex != target.hex]
 
 
@@ -85,7 +91,19 @@ def eligible_carry_targets(
     against X ≥ the dice rolled and (2) the normal strike number against X ≤ the one used,
     and no Dune bars the carry (RULES §9.4). Legality of ``used`` is not checked here.
     """
-    return _eligible(position, striker, target, _others(position, striker, target), used)
+    others = other_enemies(position, striker, target)
+    if not others:
+        return others
+    dice, number = used.dice, used.strike_number
+    terrain, name, power, at = position.terrain, striker.name, striker.power, striker.hex
+    found = []
+    for other in others:
+        normal = natural_values(terrain, name, power, at, other.name, other.hex)
+        if normal.dice >= dice and normal.strike_number <= number:
+            found.append(other)
+    if not found or striker.is_native_to(DUNE):
+        return found  # no Dune bars a native's carry (RULES §9.4)
+    return [f for f in found if not dune_barred(position, striker, target, f)]
 
 
 def declaration_problem(

@@ -17,6 +17,9 @@ from engine.battleland import BIT, Battleland, battleland, check_label
 from engine.characters import CHARACTERS, Character, character
 from engine.frozen import derived, evolve, quick_init
 
+#: Each battle hex by its :data:`BIT`.
+_LABEL_OF_BIT: dict[int, str] = {bit: label for label, bit in BIT.items()}
+
 
 class Side(Enum):
     """The two sides of a battle."""
@@ -143,7 +146,20 @@ class Position:
 
     def standing_in(self, hexes: int) -> list[Fighter]:
         """The characters standing in ``hexes`` (a set of :data:`BIT`), in board order."""
-        return [f for f, bit in zip(self.fighters, self._bits, strict=True) if bit & hexes]
+        fighters = self.fighters
+        slots = self._slots
+        if len(slots) < len(fighters):  # some hex holds two: each of them stands there
+            return [f for f, bit in zip(fighters, self._bits, strict=True) if bit & hexes]
+        found = []
+        while hexes:  # the few hexes asked for, not every character
+            low = hexes & -hexes
+            hexes ^= low
+            slot = slots.get(_LABEL_OF_BIT[low])
+            if slot is not None:
+                found.append(slot)
+        if len(found) > 1:
+            found.sort()
+        return [fighters[i] for i in found]
 
     @derived
     def _side_masks(self) -> tuple[int, int, int, int]:
