@@ -261,17 +261,15 @@ def record(path: Path, source: str, starts: list[Any]) -> None:
     path.write_text(head + "\n" + "\n".join(lines) + "\n", encoding="utf-8")
 
 
-def replay(path: Path) -> tuple[str, list[Any], list[Any]]:
-    """The corpus of ``path``: its source, its starts and every battle state of them."""
+def read_corpus(path: Path) -> tuple[str, list[tuple[Any, list[Any]]]]:
+    """The corpus of ``path``: its source, and each start with its actions."""
     from engine.game.actions import action_from_json
-    from tests.engine.battle.corpus import Start, replayed
+    from tests.engine.battle.corpus import Start
 
     head, *lines = path.read_text(encoding="utf-8").splitlines()
-    starts: list[Any] = []
-    found: list[Any] = []
+    fights = []
     for line in lines:
         raw = json.loads(line)
-        actions = [action_from_json(x) for x in raw["actions"]]
         start = Start(
             raw["terrain"],
             raw["entry_side"],
@@ -280,9 +278,17 @@ def replay(path: Path) -> tuple[str, list[Any], list[Any]]:
             (raw["titan_power"][0], raw["titan_power"][1]),
             raw["dice_seed"],
         )
-        starts.append(start)
-        found += replayed(start, actions)
-    return json.loads(head)["source"], starts, found
+        fights.append((start, [action_from_json(x) for x in raw["actions"]]))
+    return json.loads(head)["source"], fights
+
+
+def replay(path: Path) -> tuple[str, list[Any], list[Any]]:
+    """The corpus of ``path``: its source, its starts and every battle state of them."""
+    from tests.engine.battle.corpus import replayed
+
+    source, fights = read_corpus(path)
+    found = [battle for start, actions in fights for battle in replayed(start, actions)]
+    return source, [start for start, _ in fights], found
 
 
 def main() -> None:

@@ -161,13 +161,20 @@ def playout(start: Start, max_actions: int = 600) -> Iterator[Battle]:
 def replayed(start: Start, actions: Iterable[Action]) -> Iterator[Battle]:
     """Every battle state of ``start`` as ``actions`` (a recorded playout) fight it out:
     the same states whatever the computer players would choose today."""
+    for state in replayed_games(start, actions):
+        battle = battle_of(state)
+        assert battle is not None
+        yield battle
+
+
+def replayed_games(start: Start, actions: Iterable[Action]) -> Iterator[GameState]:
+    """The game around each battle state of :func:`replayed`."""
     state = game_at_battle(start)
     for action in actions:
-        battle = battle_of(state)
         seat = to_act(state)
-        if battle is None or seat is None:
+        if battle_of(state) is None or seat is None:
             raise ValueError(f"the battle on {start.terrain} ended before {action} was taken")
-        yield battle
+        yield state
         state, _ = apply(state, seat, action)
 
 
