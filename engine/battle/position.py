@@ -144,6 +144,11 @@ class Position:
         """Each character's hex as a :data:`BIT` (0 for no hex), in board order."""
         return tuple([BIT.get(f.hex, 0) for f in self.fighters])
 
+    @property
+    def one_per_hex(self) -> bool:
+        """Whether no hex holds two characters (as in play; a rules case may set two)."""
+        return len(self._slots) == len(self.fighters)
+
     def standing_in(self, hexes: int) -> list[Fighter]:
         """The characters standing in ``hexes`` (a set of :data:`BIT`), in board order."""
         fighters = self.fighters

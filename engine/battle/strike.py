@@ -200,6 +200,8 @@ def strike_targets(position: Position, striker: Fighter) -> list[Fighter]:
     near &= position.enemy_mask(striker.side, living_only=True)
     if not near:
         return []  # no living enemy in contact: the usual case
+    if position.one_per_hex:
+        return position.standing_in(near)  # each of those hexes holds one living enemy
     return [
         f
         for f in position.standing_in(near)
