@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from cleverbot import open_harness  # bench/, beside this script
+from cleverbot_trace import board
 
 HERE = Path(__file__).resolve().parent
 
@@ -235,13 +236,8 @@ def _difference(state: Any, ours: Any, theirs: Any) -> str:
     from engine.game.battle_flow import battle_of
 
     battle = battle_of(state)
-    board = " ".join(
-        f"{f.side.value[0].upper()}:{f.name}@{f.hex}" + (f"-{f.hits}" if f.hits else "")
-        for f in battle.position.fighters
-        if f.alive
-    )
     return (
-        f"{battle.terrain}, turn {battle.turn}, {battle.step.value}: {board}\n"
+        f"{battle.terrain}, turn {battle.turn}, {battle.step.value}: {board(battle)}\n"
         f"  ours: {ours}\n  Slugathon: {theirs}"
     )
 

@@ -152,9 +152,9 @@ class Position:
     def standing_in(self, hexes: int) -> list[Fighter]:
         """The characters standing in ``hexes`` (a set of :data:`BIT`), in board order."""
         fighters = self.fighters
-        slots = self._slots
-        if len(slots) < len(fighters):  # some hex holds two: each of them stands there
+        if not self.one_per_hex:  # some hex holds two: each of them stands there
             return [f for f, bit in zip(fighters, self._bits, strict=True) if bit & hexes]
+        slots = self._slots
         found = []
         while hexes:  # the few hexes asked for, not every character
             low = hexes & -hexes
