@@ -45,6 +45,8 @@ from engine.game.legal import to_act  # noqa: E402
 from engine.game.setup import new_game  # noqa: E402
 from engine.game.state import GameState  # noqa: E402
 
+#: The seed of the first harvesting game.
+FIRST_SEED = 7000
 #: Player turns a harvesting game may last.
 MAX_TURNS = 200
 #: The shift of the game's seed for each further dice of ``--dice``.
@@ -54,12 +56,12 @@ DICE_SHIFT = 1_000_003
 BALANCE = 0.6
 
 
-def harvest(games: int) -> list[GameState]:
+def harvest(games: int, first_seed: int = FIRST_SEED) -> list[GameState]:
     """The state at the start of every battle of ``games`` seeded ``normal`` games."""
     starts: list[GameState] = []
     for seed in range(games):
         players = 2 + seed % 3
-        state, _ = new_game([f"P{i}" for i in range(players)], 7000 + seed)
+        state, _ = new_game([f"P{i}" for i in range(players)], first_seed + seed)
         while state.result is None and state.turn.number <= MAX_TURNS:
             seat = to_act(state)
             assert seat is not None
