@@ -11,9 +11,9 @@ of ``(Power - hits) ** a * Skill ** b``. For each pair of exponents, a logistic 
 of the attacker's win on the log-ratio of the two strengths, the halves left until the
 time loss (RULES §11.1) and their product is fitted and scored on held-out battles
 (five folds, by battle; the log loss, lower is better). Power × Skill, the value of
-RULES §0.2, is ``a = b = 1``. The exponents that predict the result best are the fighting
-value the searching player ``hard`` weighs its blows and losses by
-(:func:`engine.ai.tactics.damage.worth`).
+RULES §0.2, is ``a = b = 1``. The exponents that tell best who wins are the fighting value
+the searching player ``hard`` weighs blows and losses by
+(:func:`engine.ai.tactics.damage.fighting_value`).
 
 ``--save`` writes the kept states (a JSON file) so that shards fought apart can be fitted
 together with ``--load``.

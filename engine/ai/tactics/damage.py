@@ -5,6 +5,12 @@ taken ``k`` hits, and the last entry (``k`` = its Power) the chance that it is s
 Damage lasts the whole battle (§8.4), so a wound counts for part of the character's worth
 (:data:`WOUND`); slaying it counts for all of it, and far more for a Titan, whose death
 ends the battle and its player's game (§11.1, §12.1).
+
+What a character is worth to a battle is its fighting value, not its score (Power ×
+Skill, §0.2): Power is both the dice it strikes with and the hits it takes (§9.2), and
+Skill sets the strike numbers on both sides of every blow (§9.3). Fitted to the results of
+self-play battles (``bench/ai_worth.py``), Power to the 1.25 and Skill to the 1.5 tell who
+wins better than their product does.
 """
 
 from __future__ import annotations
@@ -22,13 +28,27 @@ Dist = list[float]
 WOUND = 0.5
 
 
+#: The exponents of a character's fighting value, and the scale that keeps a Power 5,
+#: Skill 3 character at its score of 15.
+POWER_WEIGHT = 1.25
+SKILL_WEIGHT = 1.5
+_SCALE = 5 ** (POWER_WEIGHT - 1) * 3 ** (SKILL_WEIGHT - 1)
+
+
 def worth(name: str, power: int, skill: int, ours: bool) -> float:
-    """What losing (``ours``) or slaying a character means: its value (Power × Skill,
-    RULES §0.2), many times more for a Titan."""
-    value = float(power * skill)
+    """What losing (``ours``) or slaying a character means: its fighting value,
+    ``Power ** 1.25 × Skill ** 1.5`` on the scale of Power × Skill (RULES §0.2), many
+    times more for a Titan."""
+    value = fighting_value(power, skill)
     if name == TITAN:
         value *= OWN_TITAN if ours else ENEMY_TITAN
     return value
+
+
+@lru_cache(maxsize=1 << 8)
+def fighting_value(power: int, skill: int) -> float:
+    """A character's worth to its side's chance of winning, Titans alike."""
+    return float(power**POWER_WEIGHT * skill**SKILL_WEIGHT / _SCALE)
 
 
 @lru_cache(maxsize=1 << 12)

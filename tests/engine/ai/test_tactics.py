@@ -7,10 +7,11 @@ import math
 
 import pytest
 
+from engine.ai.battlefield import OWN_TITAN
 from engine.ai.maneuvering import choose_maneuver, phase_moves
 from engine.ai.odds import hits
 from engine.ai.tactics import planner
-from engine.ai.tactics.damage import WOUND, alive, blow_share, loss, spread, worth
+from engine.ai.tactics.damage import WOUND, alive, blow_share, fighting_value, loss, spread, worth
 from engine.ai.tactics.forecast import Outlook
 from engine.ai.tactics.policy import play
 from engine.ai.tactics.striker import choose_tactical_strike
@@ -59,6 +60,21 @@ def test_slaying_counts_in_full_and_a_wound_in_part():
     assert loss(point(6, 6)) == 1.0
     assert math.isclose(loss(point(6, 3)), WOUND * 3 / 6)
     assert worth("Titan", 8, 4, True) > worth("Titan", 8, 4, False) > worth("Ogre", 6, 2, True)
+
+
+def test_worth_is_the_fighting_value_skill_weighing_more_than_in_the_score():
+    """RULES §9.3: Skill sets the strike numbers on both sides of a blow, so a Centaur
+    (3-4) outfights an Ogre (6-2) of the same score (12), and a Ranger (4-4) a Troll
+    (8-2) of the same score (16); Power × Skill is kept where Power 5 meets Skill 3."""
+    assert worth("Centaur", 3, 4, True) > worth("Ogre", 6, 2, True)
+    assert worth("Ranger", 4, 4, False) > worth("Troll", 8, 2, False)
+    assert math.isclose(worth("Lion", 5, 3, True), 15.0)
+    assert math.isclose(worth("Titan", 6, 4, True), OWN_TITAN * fighting_value(6, 4))
+    # more Power or more Skill is always worth more
+    for power in range(1, 12):
+        for skill in range(1, 5):
+            assert fighting_value(power + 1, skill) > fighting_value(power, skill)
+            assert fighting_value(power, skill + 1) > fighting_value(power, skill)
 
 
 # --- forecast -------------------------------------------------------------------------------
