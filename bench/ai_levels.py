@@ -27,6 +27,7 @@ import math
 import sys
 import time
 from collections import Counter, defaultdict
+from collections.abc import Callable
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -103,17 +104,23 @@ def balanced(battle: Battle) -> bool:
 
 
 def fight(
-    start: GameState, attacker: Level, defender: Level, times: dict[str, list[float]]
+    start: GameState,
+    attacker: Level,
+    defender: Level,
+    times: dict[str, list[float]],
+    watch: Callable[[Battle], None] | None = None,
 ) -> float:
     """Fight the battle from ``start`` to its end: 1 if the attacker won, 0 if the
-    defender did, ½ for a draw."""
+    defender did, ½ for a draw. ``watch`` sees the battle before each decision."""
     battle = battle_of(start)
     assert battle is not None
     markers = (battle.attacker, battle.defender)
     seats = tuple(start.legion(m).owner for m in markers)
     levels = {seats[0]: attacker, seats[1]: defender}
     state = start
-    while battle_of(state) is not None:
+    while (now := battle_of(state)) is not None:
+        if watch is not None:
+            watch(now)
         seat = to_act(state)
         assert seat is not None
         t0 = time.process_time()

@@ -25,6 +25,7 @@ import argparse
 import json
 import math
 import sys
+from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
@@ -33,16 +34,13 @@ sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != HERE]
 sys.path.insert(0, str(HERE.parent))
 sys.path.insert(1, str(HERE))
 
+from ai_levels import fight as fought_out  # noqa: E402
 from ai_levels import harvest  # noqa: E402
 
-from engine.ai import choose_action  # noqa: E402
 from engine.ai.levels import Level  # noqa: E402
 from engine.battle.position import Side  # noqa: E402
 from engine.battle.state import LAST_TURN, Battle, BattleStep  # noqa: E402
 from engine.characters import character  # noqa: E402
-from engine.game.apply import apply  # noqa: E402
-from engine.game.battle_flow import battle_of  # noqa: E402
-from engine.game.legal import to_act  # noqa: E402
 from engine.game.state import GameState  # noqa: E402
 
 #: The first seed of the harvesting games (``bench/ai_levels.py`` starts at 7000).
@@ -89,15 +87,11 @@ def halves_left(battle: Battle) -> int:
 def fight(start: GameState, attacker: Level, defender: Level) -> Fought:
     """The battle from ``start`` fought out: its maneuver phases' starts and the
     attacker's result (1 a win, 0 a loss, ½ a draw)."""
-    battle = battle_of(start)
-    assert battle is not None
-    markers = (battle.attacker, battle.defender)
-    seats = tuple(start.legion(m).owner for m in markers)
-    levels = {seats[0]: attacker, seats[1]: defender}
-    state = start
-    phases = []
+    phases: list[Phase] = []
     before: Battle | None = None
-    while (now := battle_of(state)) is not None:
+
+    def watch(now: Battle) -> None:
+        nonlocal before
         new_phase = (
             before is None
             or before.step is not BattleStep.MANEUVER
@@ -105,15 +99,9 @@ def fight(start: GameState, attacker: Level, defender: Level) -> Fought:
         )
         if now.step is BattleStep.MANEUVER and new_phase:
             phases.append(kept(now))
-        seat = to_act(state)
-        assert seat is not None
-        state, _ = apply(state, seat, choose_action(state, seat, levels[seat]))
         before = now
-    alive = [
-        m in state.legions and state.legion(m).owner == s
-        for m, s in zip(markers, seats, strict=True)
-    ]
-    result = 0.5 if alive[0] == alive[1] else (1.0 if alive[0] else 0.0)
+
+    result = fought_out(start, attacker, defender, defaultdict(list), watch)
     return {"phases": phases, "result": result}
 
 
