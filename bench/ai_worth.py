@@ -38,6 +38,7 @@ from ai_levels import fight as fought_out  # noqa: E402
 from ai_levels import harvest  # noqa: E402
 
 from engine.ai.levels import Level  # noqa: E402
+from engine.ai.tactics.planner import halves_left  # noqa: E402
 from engine.battle.position import Side  # noqa: E402
 from engine.battle.state import LAST_TURN, Battle, BattleStep  # noqa: E402
 from engine.characters import character  # noqa: E402
@@ -75,13 +76,6 @@ def kept(battle: Battle) -> Phase:
         found += [(battle.power_of(side, n), 0, character(n).skill) for n in battle.waiting(side)]
         sides[side.value] = found
     return {"sides": sides, "halves": halves_left(battle)}
-
-
-def halves_left(battle: Battle) -> int:
-    """Strike halves until the time loss, the phasing side's coming one included."""
-    if battle.phasing is Side.ATTACKER:
-        return 1 + 2 * (LAST_TURN - battle.turn)
-    return 2 * (LAST_TURN - battle.turn + 1)
 
 
 def fight(start: GameState, attacker: Level, defender: Level) -> Fought:
