@@ -20,6 +20,7 @@ from dataclasses import dataclass
 
 from engine.ai.maneuvering import phase_moves
 from engine.ai.tactics.beam import beam
+from engine.ai.tactics.damage import fighting_value
 from engine.ai.tactics.forecast import Outlook
 from engine.ai.tactics.phase import Move, moves_made, normal_order, phase_start
 from engine.ai.tactics.policy import Played, Stance, play
@@ -80,9 +81,13 @@ def attack_pull(battle: Battle) -> float:
 
 
 def _force(battle: Battle, side: Side) -> float:
-    living = [f.power * f.skill for f in battle.position.of_side(side) if f.alive]
-    waiting = [battle.power_of(side, n) * character(n).skill for n in battle.waiting(side)]
-    return float(sum(living) + sum(waiting))
+    """The fighting value of ``side``'s living characters, on the board or waiting."""
+    position = battle.position
+    living = [fighting_value(f.power, f.skill) for f in position.of_side(side) if f.alive]
+    waiting = [
+        fighting_value(battle.power_of(side, n), character(n).skill) for n in battle.waiting(side)
+    ]
+    return sum(living) + sum(waiting)
 
 
 def stances(battle: Battle, side: Side) -> list[Stance]:
