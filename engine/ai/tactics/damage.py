@@ -47,7 +47,8 @@ def worth(name: str, power: int, skill: int, ours: bool) -> float:
 
 @lru_cache(maxsize=1 << 8)
 def fighting_value(power: int, skill: int) -> float:
-    """A character's worth to its side's chance of winning, Titans alike."""
+    """A character's worth to its side's chance of winning (a Titan's before its
+    multiplier)."""
     return float(power**POWER_WEIGHT * skill**SKILL_WEIGHT / _SCALE)
 
 
