@@ -157,21 +157,33 @@ def judge(after: Battle, side: Side) -> float:
     if outlook.over or more <= 0:
         return outlook.utility(side)
     battle = outlook.maneuvering()
-    enemy = side.other
     worst: float | None = None
-    stances = answer_stances(battle, enemy)[:ENEMY_STANCES]
-    answers = [play(battle, enemy, stance).moves for stance in stances]
-    if side is Side.DEFENDER and NORMAL_ANSWER_IN_DEFENCE:
-        answers.append(phase_moves(battle, enemy))
-    for moves in dict.fromkeys(answers):
+    for moves in answers(battle, side.other):
         branch = outlook.copy()
         branch.place(moves)
-        branch.half()
-        _follow(branch, more - 1)
-        value = branch.utility(side)
+        value = answered(branch, side, more)
         worst = value if worst is None else min(worst, value)
     assert worst is not None
     return worst
+
+
+def answers(battle: Battle, enemy: Side) -> list[tuple[Move, ...]]:
+    """The answers the forecast tries for ``enemy``'s maneuver phase starting in
+    ``battle``, each once: its moves under its likeliest stances and, when it attacks,
+    ``normal``'s move."""
+    stances = answer_stances(battle, enemy)[:ENEMY_STANCES]
+    found = [play(battle, enemy, stance).moves for stance in stances]
+    if enemy is Side.ATTACKER and NORMAL_ANSWER_IN_DEFENCE:
+        found.append(phase_moves(battle, enemy))
+    return list(dict.fromkeys(found))
+
+
+def answered(outlook: Outlook, side: Side, halves: int) -> float:
+    """What ``side`` makes of ``outlook`` once the enemy has placed its answer: the
+    enemy's strike half, then ``halves - 1`` more at the usual stances."""
+    outlook.half()
+    _follow(outlook, halves - 1)
+    return outlook.utility(side)
 
 
 def answer_stances(battle: Battle, side: Side) -> list[Stance]:
