@@ -56,9 +56,8 @@ def judge_phase(start: Any, moves: Iterable[tuple[str, str]], side: Any, pid: st
     from engine.ai.tactics import planner
 
     enemy = side.other
-    left = planner.halves_left(start)
-    # as ``planner.judge`` sees it from the half before: to the time loss when near
-    halves = left if left + 1 <= planner.TO_THE_END else planner.DEPTH
+    # as ``planner.judge`` sees it from our half before this phase
+    halves = planner.halves_after(planner.halves_left(start) + 1)
     worths = [_worth(start, answer, side, halves) for answer in planner.answers(start, enemy)]
     return Phase(pid, start.turn, _worth(start, tuple(moves), side, halves), min(worths))
 

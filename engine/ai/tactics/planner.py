@@ -152,8 +152,7 @@ def judge(after: Battle, side: Side) -> float:
     would answer)."""
     outlook = Outlook.start(after)
     outlook.half()
-    left = halves_left(after)
-    more = left - 1 if left <= TO_THE_END else DEPTH
+    more = halves_after(halves_left(after))
     if outlook.over or more <= 0:
         return outlook.utility(side)
     battle = outlook.maneuvering()
@@ -206,6 +205,12 @@ def _follow(outlook: Outlook, halves: int) -> None:
         battle = outlook.maneuvering()
         outlook.place(play(battle, mover, usual_stance(battle, mover)).moves)
         outlook.half()
+
+
+def halves_after(left: int) -> int:
+    """The halves the forecast follows after the first of ``left`` still to come: to the
+    time loss when it is near (§11.1), else ``DEPTH``."""
+    return left - 1 if left <= TO_THE_END else DEPTH
 
 
 def halves_left(battle: Battle) -> int:
