@@ -56,12 +56,17 @@ DEFENDER_CONFIDENCE = 1.2
 
 @dataclass(frozen=True)
 class Plan:
-    """The moves of a whole maneuver phase, their forecast worth and how many plans
-    were judged to find them."""
+    """The moves of a whole maneuver phase, their forecast worth, and every plan judged
+    to find them with its worth, in the order judged."""
 
     moves: tuple[Move, ...]
     score: float
-    judged: int
+    candidates: tuple[tuple[tuple[Move, ...], float], ...]
+
+    @property
+    def judged(self) -> int:
+        """How many plans were judged."""
+        return len(self.candidates)
 
 
 def usual_stance(battle: Battle, side: Side) -> Stance:
@@ -143,7 +148,7 @@ def search(battle: Battle, side: Side, budget: int = PLAN_BUDGET) -> Plan:
                 if consider(play(battle, side, stance, {i: to}, keep=ALTERNATIVES + 1), stance):
                     improved = True
     assert best is not None
-    return Plan(best[1].moves, best[0], len(seen))
+    return Plan(best[1].moves, best[0], tuple(seen.items()))
 
 
 def judge(after: Battle, side: Side) -> float:
