@@ -127,10 +127,19 @@ def fight(
         action = choose_action(state, seat, levels[seat])
         times[levels[seat]].append(time.process_time() - t0)
         state, _ = apply(state, seat, action)
-    alive = [
-        m in state.legions and state.legion(m).owner == s
-        for m, s in zip(markers, seats, strict=True)
-    ]
+    return outcome(start, state)
+
+
+def outcome(start: GameState, end: GameState) -> float:
+    """The result of the battle begun in ``start`` and over in ``end``: 1 if the attacker
+    won, 0 if the defender did, ½ for a draw (both legions gone or both left)."""
+    battle = battle_of(start)
+    assert battle is not None
+    alive = []
+    for side in Side:
+        marker = battle.marker(side)
+        owner = start.legion(marker).owner
+        alive.append(marker in end.legions and end.legion(marker).owner == owner)
     if alive[0] == alive[1]:
         return 0.5
     return 1.0 if alive[0] else 0.0
