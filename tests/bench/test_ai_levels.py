@@ -3,20 +3,14 @@ them under further dice."""
 
 from __future__ import annotations
 
-import importlib.util
-from pathlib import Path
 from types import ModuleType
 
-SCRIPT = Path(__file__).resolve().parents[2] / "bench" / "ai_levels.py"
+from tests.bench.scripts import load_script
 
 
 def load() -> ModuleType:
-    """The script as a module, without running it (nor leaving bench/ on the path)."""
-    spec = importlib.util.spec_from_file_location("ai_levels_bench", SCRIPT)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    """The script as a module, without running it."""
+    return load_script("ai_levels.py")
 
 
 def test_starts_are_sorted_by_who_won_each_seat():

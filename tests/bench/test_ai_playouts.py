@@ -3,11 +3,8 @@ them out (bench/ai_playouts.py, issue 24)."""
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from collections import defaultdict
 from functools import cache
-from pathlib import Path
 from types import ModuleType
 
 from engine.ai.tactics import planner
@@ -15,25 +12,16 @@ from engine.battle.notation import parse_battle
 from engine.battle.position import Side
 from engine.game.battle_flow import battle_of
 from engine.game.state import GameState
+from tests.bench.scripts import load_script
 
-SCRIPT = Path(__file__).resolve().parents[2] / "bench" / "ai_playouts.py"
 #: The attacker's maneuver, three of its characters a few hexes from two defenders.
 START = "Plains t2 attacker maneuver: Bk01 Troll@C3 Ogre@D4 | Rd01 Lion@E2 Centaur@F1 Gargoyle@F2"
 
 
 @cache
 def load() -> ModuleType:
-    """The script as a module, without running it (nor leaving bench/ on the path)."""
-    spec = importlib.util.spec_from_file_location("ai_playouts_bench", SCRIPT)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # its dataclasses look their module up
-    path = list(sys.path)
-    try:
-        spec.loader.exec_module(module)
-    finally:
-        sys.path[:] = path
-    return module
+    """The script as a module, without running it."""
+    return load_script("ai_playouts.py")
 
 
 @cache

@@ -2,30 +2,18 @@
 
 from __future__ import annotations
 
-import importlib.util
 import math
 import random
-import sys
-from pathlib import Path
 from types import ModuleType
 
 from engine.battle.position import Side
 from engine.game.battle_flow import battle_of
-
-SCRIPT = Path(__file__).resolve().parents[2] / "bench" / "ai_worth.py"
+from tests.bench.scripts import load_script
 
 
 def load() -> ModuleType:
-    """The script as a module, without running it (nor leaving bench/ on the path)."""
-    spec = importlib.util.spec_from_file_location("ai_worth_bench", SCRIPT)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    path = list(sys.path)
-    try:
-        spec.loader.exec_module(module)
-    finally:
-        sys.path[:] = path
-    return module
+    """The script as a module, without running it."""
+    return load_script("ai_worth.py")
 
 
 def test_the_linear_solver_solves():

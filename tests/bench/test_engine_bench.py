@@ -3,28 +3,16 @@ of the engine, whatever the computer players would choose today (issue 24)."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
-from pathlib import Path
 from types import ModuleType
 
+from tests.bench.scripts import load_script
 from tests.engine.battle.corpus import fought, random_starts, replayed
-
-SCRIPT = Path(__file__).resolve().parents[2] / "bench" / "engine.py"
 
 
 def load() -> ModuleType:
-    """The script as a module, without running it (nor leaving bench/ on the path)."""
-    spec = importlib.util.spec_from_file_location("engine_bench", SCRIPT)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # its dataclasses look their module up
-    try:
-        spec.loader.exec_module(module)
-    finally:
-        del sys.modules[spec.name]
-    return module
+    """The script as a module, without running it."""
+    return load_script("engine.py")
 
 
 def test_replaying_the_actions_rebuilds_every_state():
