@@ -130,10 +130,7 @@ def fight_choosing(
     battle = battle_of(start)
     assert battle is not None
     us = start.legion(battle.marker(side)).owner
-    levels: tuple[Level, Level] = (
-        ("hard", "normal") if side is Side.ATTACKER else ("normal", "hard")
-    )
-    score = playout_scorer(side, levels)
+    score = playout_scorer(side, seats_levels(side))
     state, phases, changed = start, 0, 0
     while (now := battle_of(state)) is not None:
         seat = to_act(state)
