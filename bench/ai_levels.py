@@ -10,7 +10,9 @@ one half), as attacker and as defender, with the decision time per level (mean, 
 time of the process, as the machine is shared). Then the starts, each under each dice, by
 who won them in each seat: *the attacker's* (whoever attacks wins), *the defender's*, the
 first level's (it wins both seats), the second's, and those with a draw. An attacker's or a
-defender's start gives each level one win in two, whoever plays better.
+defender's start gives each level one win in two, whoever plays better. Last, both scores
+in each band of the attacker's strength (its legion's value over the defender's): where one
+side is far stronger, neither level's play changes much.
 Targets: ``hard`` ≥ 70 % against ``normal``, ``easy`` ≤ 30 %.
 
 With ``--positions FILE`` the starts are instead the aibridge harness's battle positions
@@ -28,6 +30,7 @@ import sys
 import time
 from collections import Counter, defaultdict
 from collections.abc import Callable
+from itertools import pairwise
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -55,6 +58,10 @@ DICE_SHIFT = 1_000_003
 #: Battles kept: the weaker legion's value at least this share of the stronger's (a
 #: foregone battle measures nothing).
 BALANCE = 0.6
+#: The bounds of the bands of the attacker's strength (its legion's value over the
+#: defender's, RULES §0.2) by which the scores are broken down: where one side is far
+#: stronger, no level's play changes much.
+BANDS = (0.8, 1.0, 1.25, 1.6)
 
 
 def harvest(games: int, first_seed: int = FIRST_SEED) -> list[GameState]:
@@ -101,6 +108,39 @@ def balanced(battle: Battle) -> bool:
     """Whether neither legion is far stronger than the other (values, RULES §0.2)."""
     att, dfn = (battle.value(side, battle.legion(side)) for side in Side)
     return min(att, dfn) >= BALANCE * max(att, dfn)
+
+
+def strength(start: GameState) -> float:
+    """The attacker's strength in the battle of ``start``: its legion's value over the
+    defender's (RULES §0.2), the characters waiting to enter counted."""
+    battle = battle_of(start)
+    assert battle is not None
+    att, dfn = (battle.value(side, battle.legion(side)) for side in Side)
+    return att / max(dfn, 1)
+
+
+def by_strength(
+    strengths: list[float], attacking: list[float], defending: list[float]
+) -> list[tuple[str, int, float, float]]:
+    """The first level's scores attacking and defending in each band of the attacker's
+    strength (:data:`BANDS`): the band, its battles, and the two scores (0 to 1)."""
+    bounds = (0.0, *BANDS, math.inf)
+    rows = []
+    for low, high in pairwise(bounds):
+        picked = [i for i, x in enumerate(strengths) if low <= x < high]
+        if not picked:
+            continue
+        if low == 0.0:
+            band = f"below {high}"
+        elif high == math.inf:
+            band = f"{low} and over"
+        else:
+            band = f"{low} to {high}"
+        n = len(picked)
+        attack = sum(attacking[i] for i in picked) / n
+        defend = sum(defending[i] for i in picked) / n
+        rows.append((band, n, attack, defend))
+    return rows
 
 
 def fight(
@@ -217,8 +257,12 @@ def main() -> None:
         assert first is not None and second is not None, pair
         attacking, defending = results(starts, first, second, times)
         attack, defend, n = sum(attacking), sum(defending), len(starts)
+        bands = by_strength([strength(s) for s in starts], attacking, defending)
         if first == second:
             print(f"{first} vs {first}, the par: the attacker scores {_pct(attack, n)}")
+            print("  by the attacker's strength (its legion's value over the defender's):")
+            for band, count, att_score, _ in bands:
+                print(f"    {band:<12} {count:>4} starts: {100 * att_score:5.1f} %")
             continue
         print(f"{first} vs {second}: {_pct(attack + defend, 2 * n)}")
         print(f"  attacking {_pct(attack, n)}; defending {_pct(defend, n)}")
@@ -226,6 +270,12 @@ def main() -> None:
         order = ("the attacker's", "the defender's", *(_owner(first, second, i) for i in (0, 1)))
         tally = ", ".join(f"{counted[k]} {k}" for k in (*order, "drawn"))
         print(f"  by start under one dice, each level attacking once: {tally}")
+        print("  by the attacker's strength (its legion's value over the defender's):")
+        for band, count, att_score, def_score in bands:
+            print(
+                f"    {band:<12} {count:>4} starts: attacking {100 * att_score:5.1f} %,"
+                f" defending {100 * def_score:5.1f} %"
+            )
     for level, ts in sorted(times.items()):
         ts.sort()
         p99 = ts[min(len(ts) - 1, int(len(ts) * 0.99))]

@@ -72,3 +72,31 @@ def test_a_level_against_itself_fights_each_start_once():
     assert defending == [
         1 - bench.fight(s, "normal", "easy", {"easy": [], "normal": []}) for s in starts
     ]
+
+
+def test_scores_are_broken_down_by_the_attackers_strength():
+    bench = load()
+    strengths = [0.5, 0.9, 0.95, 1.0, 1.3, 2.0, 0.79]
+    attacking = [1.0, 0.0, 1.0, 0.5, 1.0, 1.0, 0.0]
+    defending = [1.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.5]
+    rows = bench.by_strength(strengths, attacking, defending)
+    assert [(band, n) for band, n, _, _ in rows] == [
+        ("below 0.8", 2),
+        ("0.8 to 1.0", 2),
+        ("1.0 to 1.25", 1),
+        ("1.25 to 1.6", 1),
+        ("1.6 and over", 1),
+    ]
+    assert rows[0][2:] == (0.5, 0.75)
+    assert rows[1][2:] == (0.5, 0.5)
+    assert rows[2][2:] == (0.5, 0.0)
+    assert sum(n for _, n, _, _ in rows) == len(strengths)
+
+
+def test_the_attackers_strength_is_the_ratio_of_the_legions_values():
+    from tests.engine.ai.test_levels import battle_start
+
+    bench = load()
+    # Ogre 6×2, Gargoyle 4×3 against Centaur 3×4, Lion 5×3, Ogre 6×2 (RULES §0.2)
+    start = battle_start("Plains", "Ogre,Ogre,Gargoyle", "Centaur,Lion,Ogre", 3)
+    assert bench.strength(start) == (12 + 12 + 12) / (12 + 15 + 12)
