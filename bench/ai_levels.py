@@ -104,18 +104,25 @@ def with_dice(start: GameState, k: int) -> GameState:
     return evolve(start, dice=Dice(start.dice.seed + k * DICE_SHIFT, start.dice.rolled))
 
 
+def legion_values(battle: Battle) -> tuple[int, int]:
+    """The attacker's and the defender's legion values (RULES §0.2), the characters
+    waiting to enter counted."""
+    att, dfn = (battle.value(side, battle.legion(side)) for side in Side)
+    return att, dfn
+
+
 def balanced(battle: Battle) -> bool:
     """Whether neither legion is far stronger than the other (values, RULES §0.2)."""
-    att, dfn = (battle.value(side, battle.legion(side)) for side in Side)
+    att, dfn = legion_values(battle)
     return min(att, dfn) >= BALANCE * max(att, dfn)
 
 
 def strength(start: GameState) -> float:
     """The attacker's strength in the battle of ``start``: its legion's value over the
-    defender's (RULES §0.2), the characters waiting to enter counted."""
+    defender's (:func:`legion_values`)."""
     battle = battle_of(start)
     assert battle is not None
-    att, dfn = (battle.value(side, battle.legion(side)) for side in Side)
+    att, dfn = legion_values(battle)
     return att / max(dfn, 1)
 
 
@@ -123,7 +130,7 @@ def by_strength(
     strengths: list[float], attacking: list[float], defending: list[float]
 ) -> list[tuple[str, int, float, float]]:
     """The first level's scores attacking and defending in each band of the attacker's
-    strength (:data:`BANDS`): the band, its battles, and the two scores (0 to 1)."""
+    strength (:data:`BANDS`): the band, its starts, and the two scores (0 to 1)."""
     bounds = (0.0, *BANDS, math.inf)
     rows = []
     for low, high in pairwise(bounds):
