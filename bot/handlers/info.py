@@ -133,7 +133,8 @@ async def status(ctx: Context, game: Game | None, args: Args) -> Replies:
     if game.row.status is Status.LOBBY:
         settings = game.settings
         seats = "\n".join(
-            f"  {s.seat + 1}. {s.name}{' (AI)' if s.is_ai else ''}" for s in game.seats
+            f"  {s.seat + 1}. {s.name}{f' (AI, {s.ai_level})' if s.is_ai else ''}"
+            for s in game.seats
         )
         text = (
             f"Game #{game.id} is forming ({len(game.seats)} of {settings.players} seats; "
@@ -146,9 +147,15 @@ async def status(ctx: Context, game: Game | None, args: Args) -> Replies:
         found = await due.clock(db, game.id)
         gone = await due.absences(db, game.id)
     text = f"Game #{game.id}\n{status_text(game.playing(), seat)}"
-    lines = [text, *absent_lines(game, gone)]
+    lines = [text, *computer_lines(game), *absent_lines(game, gone)]
     clock = clock_line(game, found)
     return Replies.answer("\n".join([*lines, *([clock] if clock else [])]))
+
+
+def computer_lines(game: Game) -> list[str]:
+    """The seats the computer plays, each with its level (:mod:`engine.ai.levels`)."""
+    seats = [f"**{s.name}** ({s.ai_level})" for s in game.seats if s.is_ai]
+    return [f"🤖 Played by the computer: {', '.join(seats)}."] if seats else []
 
 
 def absent_lines(game: Game, gone: dict[int, due.Absence]) -> list[str]:

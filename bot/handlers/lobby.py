@@ -344,8 +344,8 @@ async def _seat(
 
 
 def _ai_words(seat: SeatRow) -> str:
-    """``AI`` and its level when one was chosen: ``AI, hard``."""
-    return f"AI, {seat.level}" if seat.level else "AI"
+    """``AI`` and the level it plays at: ``AI, hard``."""
+    return f"AI, {seat.ai_level}"
 
 
 def _full(settings: Settings) -> str:

@@ -17,6 +17,7 @@ from bot.storage.checksum import snapshot_checksum
 from bot.storage.connection import Connection
 from bot.storage.errors import LostRace
 from bot.untrusted import loads
+from engine.ai.levels import DEFAULT, Level, level_of
 
 
 class Status(Enum):
@@ -74,6 +75,12 @@ class SeatRow:
     @property
     def is_ai(self) -> bool:
         return self.user < 0
+
+    @property
+    def ai_level(self) -> Level:
+        """The level the computer plays this seat at when it is an AI's: the one chosen,
+        else the default."""
+        return level_of(self.level) or DEFAULT
 
 
 def ai_user(number: int) -> int:

@@ -24,7 +24,7 @@ from bot.storage.checksum import checksum_holds
 from bot.storage.connection import Connection
 from bot.storage.eventlog import events_to_json
 from bot.untrusted import loads
-from engine.ai.levels import DEFAULT, Level, level_of
+from engine.ai.levels import DEFAULT, Level
 from engine.codec import decode, encode
 from engine.errors import IllegalAction, TitanError
 from engine.game.actions import Action, action_from_json, action_to_json
@@ -201,8 +201,7 @@ class Game:
 
     def level_of(self, seat: int) -> Level:
         """The level the computer plays AI seat ``seat`` at (the default when not chosen)."""
-        chosen = next((s.level for s in self.seats if s.seat == seat), None)
-        return level_of(chosen) or DEFAULT
+        return next((s.ai_level for s in self.seats if s.seat == seat), DEFAULT)
 
     @property
     def host(self) -> int | None:

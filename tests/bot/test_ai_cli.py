@@ -39,7 +39,7 @@ def test_local_with_ai_seats_starts_at_once_and_the_ai_plays_its_turns(tmp_path)
         "local", "--players", "Ann", "--ai", "Hal,Deep", "--db", db, stdin="colour Red\n"
     )
     assert first.returncode == 0, first.stderr
-    assert "**Hal** (AI) takes seat 2 of 3." in first.stdout
+    assert "**Hal** (AI, normal) takes seat 2 of 3." in first.stdout
     assert "Game #1 begins: Ann, Hal, Deep." in first.stdout
     assert "Ann takes Red" in first.stdout
     assert "Hal takes " in first.stdout and "Deep takes " in first.stdout  # the AIs chose

@@ -39,6 +39,16 @@ async def test_addai_stores_the_level_with_the_seat(service):
     assert [s.level for s in stored.seats] == [None, "hard", "easy", None]
 
 
+async def test_status_names_the_computer_seats_and_their_levels(service):
+    for text in ["new players 3", "addai Hal level hard", "addai"]:
+        assert not (await submit(service, text)).error
+    forming = (await submit(service, "status")).ephemeral.text
+    assert "2. Hal (AI, hard)" in forming and "3. Bot 1 (AI, normal)" in forming
+    assert not (await submit(service, "start")).error
+    playing = (await submit(service, "status")).ephemeral.text
+    assert "Played by the computer: **Hal** (hard), **Bot 1** (normal)." in playing
+
+
 async def test_each_ai_seat_plays_at_its_level(service, monkeypatch):
     asked: dict[int, set[str]] = {}
     real = ai_seats.choose_action

@@ -60,14 +60,14 @@ def check_legions(game: Game) -> None:
 async def test_addai_seats_ai_players_that_the_lobby_lists(service):
     assert not (await submit(service, "new players 3")).error
     added = await submit(service, "addai")
-    assert added.public is not None and added.public.text == "**Bot 1** (AI) takes seat 2 of 3."
+    assert added.public is not None and added.public.text == "**Bot 1** (AI, normal) takes seat 2 of 3."
     assert "taken" in (await submit(service, "addai bot 1")).ephemeral.text
     stranger = Caller(99, "Stranger")
     assert "only the host" in (await submit(service, "addai", stranger)).ephemeral.text
     assert not (await submit(service, "addai Deep Thought")).error
     assert "full" in (await submit(service, "addai")).ephemeral.text
     status = (await submit(service, "status")).ephemeral.text
-    assert "2. Bot 1 (AI)" in status and "3. Deep Thought (AI)" in status
+    assert "2. Bot 1 (AI, normal)" in status and "3. Deep Thought (AI, normal)" in status
     game = await service.game_in(CHANNEL)
     assert [s.user for s in game.seats] == [HUMAN.user, -1, -2]
     left = await submit(service, "leave")

@@ -75,4 +75,4 @@ async def test_only_the_host_invites_and_invitations_lapse_at_the_start(service)
 async def test_ai_seats_need_no_invitation(service):
     await say(service, ANN, "new")
     seated = await say(service, ANN, "addai Hal")
-    assert not seated.error and "**Hal** (AI) takes seat 2" in seated.public.text
+    assert not seated.error and "**Hal** (AI, normal) takes seat 2" in seated.public.text

@@ -11,7 +11,7 @@ async def test_the_host_seats_ai_players_and_only_the_human_is_pinged(fake, tita
     assert "only the host" in fake.ephemeral(refused)[0].content
     added = await command(fake, ANN, "titan", "ai", name="Deep Thought")
     [news] = fake.public(added)
-    assert "**Deep Thought** (AI) takes seat 2 of 3." in news.content
+    assert "**Deep Thought** (AI, normal) takes seat 2 of 3." in news.content
     await command(fake, ANN, "titan", "ai")
     started = await command(fake, ANN, "titan", "start")
     # The AIs play in the background: their news joins the start's message or follows it,
