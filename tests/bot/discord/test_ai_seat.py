@@ -24,3 +24,14 @@ async def test_the_host_seats_ai_players_and_only_the_human_is_pinged(fake, tita
     assert "Deep Thought takes " in told and "Bot 1 takes " in told  # the AIs chose
     pinged = [m.notified for m in [*begun, *news]]
     assert all(who in ((), (ANN,)) for who in pinged) and (ANN,) in pinged  # only Ann
+
+
+async def test_status_names_the_computer_seats_with_their_levels(fake, titan):
+    await command(fake, ANN, "titan", "new", players=3)
+    await command(fake, ANN, "titan", "ai", name="Hal", level="hard")
+    await command(fake, ANN, "titan", "ai")
+    await command(fake, ANN, "titan", "start")
+    asked = await command(fake, BOB, "titan", "status")  # a spectator asks
+    [answer] = fake.sent_for(asked)
+    assert answer.ephemeral
+    assert "Played by the computer: **Hal** (hard), **Bot 1** (normal)." in answer.content
