@@ -1,19 +1,25 @@
 """The computer player's levels against each other in battles (issue 24).
 
-Run: ``.venv/bin/python bench/ai_levels.py [--games 20] [--limit N] [--shard 0/2]
-[--pairs hard:normal,easy:normal] [--dice 1]``. Battle starts are harvested from seeded games
-between ``normal`` computer players (2 to 4 players); each start is fought twice with the same
-dice, each level attacking once. With ``--dice N`` every start is fought under N dice (the
-game's seed shifted for all but the first), so that luck weighs less in a comparison. The
-score of the first level of each pair is printed with a 95 % Wilson interval (a draw counts
-one half), as attacker and as defender, with the decision time per level (mean, p99; CPU
-time of the process, as the machine is shared). Then the starts, each under each dice, by
-who won them in each seat: *the attacker's* (whoever attacks wins), *the defender's*, the
-first level's (it wins both seats), the second's, and those with a draw. An attacker's or a
-defender's start gives each level one win in two, whoever plays better. Last, both scores
-in each band of the attacker's strength (its legion's value over the defender's): where one
-side is far stronger, neither level's play changes much.
-Targets: ``hard`` ≥ 70 % against ``normal``, ``easy`` ≤ 30 %.
+Run: ``.venv/bin/python bench/ai_levels.py [--games 20] [--limit N] [--shard 0/2] [--pairs
+hard:normal,easy:normal] [--dice 1] [--out FILE] [--before FILE]``. Battle starts are
+harvested from seeded games between ``normal`` computer players (2 to 4 players); each start
+is fought twice with the same dice, each level attacking once. With ``--dice N`` every start
+is fought under N dice (the game's seed shifted for all but the first), so that luck weighs
+less in a comparison. The score of the first level of each pair is printed with a 95 %
+Wilson interval (a draw counts one half), as attacker and as defender, with the decision
+time per level (mean, p99; CPU time of the process, as the machine is shared). Then the
+starts, each under each dice, by who won them in each seat: *the attacker's* (whoever
+attacks wins), *the defender's*, the first level's (it wins both seats), the second's, and
+those with a draw. An attacker's or a defender's start gives each level one win in two,
+whoever plays better. Last, both scores in each band of the attacker's strength (its
+legion's value over the defender's): where one side is far stronger, neither level's play
+changes much. Targets: ``hard`` ≥ 70 % against ``normal``, ``easy`` ≤ 30 %.
+
+``--out FILE`` keeps every battle's result; ``--before FILE`` (an earlier run's ``--out``,
+on the same starts and dice) sets each seat's score beside it, battle by battle: how many
+went better and worse, and the sign test's chance of so uneven a split by luck. Luck
+turns about one battle in five at the slightest change of play, so a change is read by
+these counts rather than by the scores alone.
 
 With ``--positions FILE`` the starts are instead the aibridge harness's battle positions
 (``bench/cleverbot.py``; run with the harness's python and ``SLUGATHON_DIR``, as the harness
@@ -35,7 +41,10 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != HERE]
-sys.path.insert(0, str(HERE.parent))
+sys.path.insert(0, str(HERE.parent))  # the project before bench/, whose engine.py is a script
+sys.path.insert(1, str(HERE))
+
+from cleverbot_compare import sign_test  # noqa: E402
 
 from engine.ai import choose_action  # noqa: E402
 from engine.ai.levels import Level, level_of  # noqa: E402
@@ -225,6 +234,25 @@ def _owner(first: str, second: str, which: int) -> str:
     return f"{(first, second)[which]}'s"
 
 
+def paired(before: list[float], after: list[float]) -> tuple[int, int]:
+    """How many battles went better and how many worse in ``after`` than in ``before``
+    (the same battles, in the same order, under the same dice)."""
+    better = sum(1 for x, y in zip(before, after, strict=True) if y > x)
+    worse = sum(1 for x, y in zip(before, after, strict=True) if y < x)
+    return better, worse
+
+
+def compared(before: list[float], after: list[float]) -> str:
+    """A seat's score in an earlier run and now, with the battles that went better and
+    worse and the sign test's chance of so uneven a split by luck."""
+    better, worse = paired(before, after)
+    n = len(after)
+    return (
+        f"{100 * sum(before) / n:.1f} → {100 * sum(after) / n:.1f} %, better in {better},"
+        f" worse in {worse} (sign test p = {sign_test(better, worse):.2g})"
+    )
+
+
 def wilson(score: float, n: int) -> tuple[float, float]:
     """The 95 % Wilson interval of a share ``score / n``."""
     if n == 0:
@@ -248,7 +276,15 @@ def main() -> None:
     parser.add_argument("--pairs", default="hard:normal,easy:normal")
     parser.add_argument("--dice", type=int, default=1, help="dice each start is fought with")
     parser.add_argument("--positions", type=Path, help="the harness's battle positions instead")
+    parser.add_argument("--out", type=Path, help="write every battle's result here (JSON)")
+    parser.add_argument(
+        "--before", type=Path, help="an earlier run's --out: compare, battle by battle"
+    )
     args = parser.parse_args()
+    run = {k: str(v) if isinstance(v, Path) else v for k, v in vars(args).items()}
+    setting = {k: run[k] for k in ("games", "limit", "shard", "dice", "positions")}
+    earlier = _earlier(args.before, setting)
+    kept: dict[str, dict[str, list[float]]] = {}
     index, count = (int(x) for x in args.shard.split("/"))
     starts = harness_starts(args.positions) if args.positions else harvest(args.games)
     if args.limit:
@@ -263,6 +299,7 @@ def main() -> None:
         first, second = (level_of(x) for x in pair.split(":"))
         assert first is not None and second is not None, pair
         attacking, defending = results(starts, first, second, times)
+        kept[pair] = {"attacking": attacking, "defending": defending}
         attack, defend, n = sum(attacking), sum(defending), len(starts)
         bands = by_strength([strength(s) for s in starts], attacking, defending)
         if first == second:
@@ -273,6 +310,10 @@ def main() -> None:
             continue
         print(f"{first} vs {second}: {_pct(attack + defend, 2 * n)}")
         print(f"  attacking {_pct(attack, n)}; defending {_pct(defend, n)}")
+        if pair in earlier:
+            print(f"  against {args.before}, battle by battle:")
+            print(f"    attacking {compared(earlier[pair]['attacking'], attacking)}")
+            print(f"    defending {compared(earlier[pair]['defending'], defending)}")
         counted = kinds(attacking, defending, first, second)
         order = ("the attacker's", "the defender's", *(_owner(first, second, i) for i in (0, 1)))
         tally = ", ".join(f"{counted[k]} {k}" for k in (*order, "drawn"))
@@ -283,6 +324,8 @@ def main() -> None:
                 f"    {band:<12} {count:>4} starts: attacking {100 * att_score:5.1f} %,"
                 f" defending {100 * def_score:5.1f} %"
             )
+    if args.out:
+        args.out.write_text(json.dumps({"setting": setting, "pairs": kept}))
     for level, ts in sorted(times.items()):
         ts.sort()
         p99 = ts[min(len(ts) - 1, int(len(ts) * 0.99))]
@@ -290,6 +333,19 @@ def main() -> None:
         print(
             f"{level:<7} {len(ts):>6} decisions, mean {mean * 1000:.1f} ms, p99 {p99 * 1000:.1f} ms"
         )
+
+
+def _earlier(path: Path | None, setting: dict[str, object]) -> dict[str, dict[str, list[float]]]:
+    """The results of an earlier run written with ``--out``, when it fought the same
+    starts under the same dice (else none, and why)."""
+    if path is None:
+        return {}
+    found = json.loads(path.read_text())
+    if found["setting"] != setting:
+        print(f"{path} fought other starts or dice ({found['setting']}): not compared")
+        return {}
+    pairs: dict[str, dict[str, list[float]]] = found["pairs"]
+    return pairs
 
 
 if __name__ == "__main__":

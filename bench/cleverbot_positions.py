@@ -29,9 +29,9 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from cleverbot_compare import ROLES, rows, score  # bench/, beside this script
+from ai_levels import by_strength  # bench/, beside this script
+from cleverbot_compare import ROLES, rows, score
 
-from ai_levels import by_strength  # isort: skip  (after: it takes bench/ off the path)
 from engine.characters import TITAN, character
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -3,6 +3,7 @@ them under further dice."""
 
 from __future__ import annotations
 
+import json
 from types import ModuleType
 
 from tests.bench.scripts import load_script
@@ -100,3 +101,25 @@ def test_the_attackers_strength_is_the_ratio_of_the_legions_values():
     # Ogre 6×2, Gargoyle 4×3 against Centaur 3×4, Lion 5×3, Ogre 6×2 (RULES §0.2)
     start = battle_start("Plains", "Ogre,Ogre,Gargoyle", "Centaur,Lion,Ogre", 3)
     assert bench.strength(start) == (12 + 12 + 12) / (12 + 15 + 12)
+
+
+def test_two_runs_are_compared_battle_by_battle():
+    script = load()
+    before = [1.0, 0.0, 0.5, 1.0, 0.0]
+    after = [1.0, 1.0, 0.0, 1.0, 0.5]
+    assert script.paired(before, after) == (2, 1)
+    line = script.compared(before, after)
+    assert line.startswith("50.0 → 70.0 %, better in 2, worse in 1")
+    assert line.endswith("(sign test p = 1)")
+
+
+def test_an_earlier_run_is_compared_only_on_the_same_starts_and_dice(tmp_path, capsys):
+    script = load()
+    setting = {"games": 20, "limit": 0, "shard": "0/1", "dice": 4, "positions": None}
+    pairs = {"hard:normal": {"attacking": [1.0, 0.0], "defending": [0.5, 1.0]}}
+    path = tmp_path / "before.json"
+    path.write_text(json.dumps({"setting": setting, "pairs": pairs}))
+    assert script._earlier(path, setting) == pairs
+    assert script._earlier(path, {**setting, "dice": 1}) == {}
+    assert "fought other starts or dice" in capsys.readouterr().out
+    assert script._earlier(None, setting) == {}
