@@ -153,8 +153,14 @@ async def status(ctx: Context, game: Game | None, args: Args) -> Replies:
 
 
 def computer_lines(game: Game) -> list[str]:
-    """The seats the computer plays, each with its level (:mod:`engine.ai.levels`)."""
-    seats = [f"**{s.name}** ({s.ai_level})" for s in game.seats if s.is_ai]
+    """The seats the computer plays, each with its level (:mod:`engine.ai.levels`), while
+    they are in the game."""
+    state = game.playing()
+    seats = [
+        f"**{s.name}** ({s.ai_level})"
+        for s in game.seats
+        if s.is_ai and not state.player(s.seat).eliminated
+    ]
     return [f"🤖 Played by the computer: {', '.join(seats)}."] if seats else []
 
 

@@ -3,12 +3,16 @@ slash command's option, the stored seat, and the level the AI plays at."""
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 from bot.context import Caller, Place
 from bot.discord.commands.titan import ADD_AI
 from bot.handlers import ai_seats
+from bot.handlers.info import computer_lines
 from bot.replies import Replies
 from bot.service import GameService
 from bot.storage import games as rows
+from bot.storage.games import SeatRow
 from bot.storage.record import load_game
 from engine.game.legal import legal_actions
 from tests.bot.agent import caller, play
@@ -84,3 +88,14 @@ def test_the_slash_command_writes_the_level():
     assert ADD_AI.text({"name": "Deep Thought", "level": "hard"}) == "addai Deep Thought level hard"
     assert ADD_AI.text({"name": None, "level": "easy"}) == "addai level easy"
     assert ADD_AI.text({}) == "addai"
+
+
+def test_status_leaves_out_the_computer_seats_already_eliminated():
+    from engine.frozen import evolve
+    from engine.game.setup import new_game
+
+    state, _ = new_game(["Ann", "Hal", "Bot 1"], 1)
+    players = tuple(evolve(p, eliminated=p.seat == 1) for p in state.players)
+    seats = [SeatRow(0, 5, "Ann"), SeatRow(1, -1, "Hal", "hard"), SeatRow(2, -2, "Bot 1")]
+    game = SimpleNamespace(seats=seats, playing=lambda: evolve(state, players=players))
+    assert computer_lines(game) == ["🤖 Played by the computer: **Bot 1** (normal)."]
