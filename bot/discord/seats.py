@@ -12,13 +12,10 @@ from __future__ import annotations
 from dataclasses import replace
 
 from bot.context import Caller, Context, Place
-from bot.handlers.secrets import refuse_reader
+from bot.handlers.handover import hand_over
 from bot.names import display
-from bot.narration.describe import own_legions_text
-from bot.replies import Message, Replies
+from bot.replies import Replies
 from bot.service import GameService
-from bot.storage import SeatRow
-from bot.storage import games as rows
 from bot.storage.record import Game
 from engine.errors import IllegalAction, TitanError
 from engine.game import actions as a
@@ -51,31 +48,12 @@ async def replace_player(
     """Give ``old``'s seat to ``new``; the newcomer is pinged and sent the seat's legions,
     and takes over the host's powers if ``old`` held them."""
 
-    async def hand_over(ctx: Context, game: Game | None) -> Replies:
-        if game is None:
-            raise IllegalAction("there is no game in this channel")
-        game, seat = _seat_of(game, old)
-        if game.seat_of(new) is not None:
-            raise IllegalAction(f"<@{new}> has a seat in game #{game.id} already")
-        seats = [SeatRow(s.seat, new if s.seat == seat else s.user, s.name) for s in game.seats]
-        hosting = game.settings.host == old
-        async with ctx.db.transaction() as db:
-            await refuse_reader(db, game.id, new)
-            await rows.set_seats(db, game.id, seats)
-            if hosting:  # the host's powers follow the seat
-                settings = replace(game.settings, host=new).to_json()
-                await rows.update_game(db, game.id, game.row.status, settings=settings)
+    async def work(ctx: Context, game: Game | None) -> Replies:
+        replies = await hand_over(ctx, game, old, new, organiser.name)
         service.forget(place.channel)
-        name = game.name_of(seat)
-        text = (
-            f"Organiser **{display(organiser.name)}** handed **{name}**'s seat over from "
-            f"<@{old}>: you play **{name}** from now on"
-            + (", and host the game." if hosting else ".")
-        )
-        private = {new: Message(own_legions_text(game.state, seat))} if game.state else {}
-        return Replies(public=Message(text, mention=(new,)), private=private)
+        return replies
 
-    return await service.change(place, organiser, hand_over, reply_to=reply_to)
+    return await service.change(place, organiser, work, reply_to=reply_to)
 
 
 async def remove_player(
