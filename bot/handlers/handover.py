@@ -12,7 +12,6 @@ from bot.handlers.secrets import refuse_reader
 from bot.names import display
 from bot.narration.describe import own_legions_text
 from bot.replies import Message, Replies
-from bot.storage import SeatRow
 from bot.storage import games as rows
 from bot.storage.record import Game
 from engine.errors import IllegalAction
@@ -29,7 +28,8 @@ async def hand_over(ctx: Context, game: Game | None, old: int, new: int, organis
         raise IllegalAction(f"<@{old}> has no seat in game #{game.id}")
     if game.seat_of(new) is not None:
         raise IllegalAction(f"<@{new}> has a seat in game #{game.id} already")
-    seats = [SeatRow(s.seat, new if s.seat == seat else s.user, s.name) for s in game.seats]
+    # only the seat's user changes: the other seats keep theirs and their AI levels
+    seats = [replace(s, user=new, level=None) if s.seat == seat else s for s in game.seats]
     hosting = game.settings.host == old
     async with ctx.db.transaction() as db:
         await refuse_reader(db, game.id, new)

@@ -130,6 +130,24 @@ async def test_an_organiser_hands_a_seat_to_a_substitute(fake, titan):
     assert "takes Green" in fake.public(chosen)[0].content
 
 
+async def test_a_hand_over_keeps_the_other_seats_and_their_ai_levels(fake, titan):
+    await command(fake, ANN, "titan", "new", players=3)
+    await command(fake, ANN, "titan", "ai", name="Hal", level="hard")
+    await command(fake, BOB, "titan", "join")
+    await command(fake, ANN, "titan", "start")
+    replace = dict(player=p.Mention(BOB), substitute=p.Mention(CAROL))
+    handed = await command(fake, ANN, "titan-admin", "replace", permissions=p.ORGANISER, **replace)
+    assert "handed" in fake.public(handed)[0].content
+    game = await titan.bot.service.game_in(p.CHANNEL_ID)
+    assert [(s.user, s.name, s.level) for s in game.seats] == [
+        (ANN, game.name_of(0), None),
+        (game.user_of(1), "Hal", "hard"),
+        (CAROL, game.name_of(2), None),
+    ]
+    asked = await command(fake, CAROL, "titan", "status")
+    assert "Played by the computer: **Hal** (hard)." in fake.sent_for(asked)[0].content
+
+
 async def test_an_organiser_removes_a_player(fake, titan):
     news = await open_game(fake)
     first = news.notified[0]
