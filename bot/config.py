@@ -18,6 +18,7 @@ from bot.schedule.timing import POLICIES, parse_duration
 from bot.storage.backends import Target, as_target
 from bot.storage.record import NO_CLOCK, Timing
 from bot.untrusted import UnsafeInput, read_bounded
+from engine.ai.levels import LEVELS, level_of
 from engine.errors import TitanError
 
 DEFAULT_PATH = Path("config.toml")
@@ -155,8 +156,8 @@ def _number(text: str, key: str) -> int:
 
 
 CLOCK_KEYS = (
-    "deadline", "on_timeout", "remind_at", "remind_before", "idle", "idle_reminders",
-    "most_timeouts",
+    "deadline", "on_timeout", "stand_in", "remind_at", "remind_before", "idle",
+    "idle_reminders", "most_timeouts",
 )  # fmt: skip
 
 
@@ -188,6 +189,11 @@ def load_timing(table: Mapping[str, object]) -> Timing:
     policy = table.get("on_timeout", default.on_timeout)
     if policy not in POLICIES:
         raise ConfigError(f"clock.on_timeout must be one of {', '.join(POLICIES)}, not {policy!r}")
+    stand_in = level_of(str(table.get("stand_in", default.stand_in)))
+    if stand_in is None:
+        raise ConfigError(
+            f"clock.stand_in must be one of {', '.join(LEVELS)}, not {table['stand_in']!r}"
+        )
     points = table.get("remind_at", list(default.remind_at))
     if not isinstance(points, list) or not all(
         isinstance(p, int | float) and not isinstance(p, bool) and 0 < p < 1 for p in points
@@ -196,6 +202,7 @@ def load_timing(table: Mapping[str, object]) -> Timing:
     return Timing(
         deadline=duration("deadline", default.deadline),
         on_timeout=str(policy),
+        stand_in=stand_in,
         remind_at=tuple(float(p) for p in points),
         remind_before=duration("remind_before", default.remind_before) or 0,
         idle=duration("idle", default.idle) or default.idle,

@@ -79,6 +79,7 @@ KEYWORDS = (
     "mutual",
     "deadline",
     "timeout",
+    "standin",
     "time_limit",
     "record_keeping",
     "threads",
@@ -132,6 +133,9 @@ def _option(settings: TournamentSettings, word: str, args: Args, now: float) -> 
         return replace(settings, timing=clock.with_deadline(settings.timing, args.take("24h")))
     if word == "timeout":
         return replace(settings, timing=clock.with_policy(settings.timing, args.take("ai")))
+    if word == "standin":
+        level = args.take("easy, normal or hard")
+        return replace(settings, timing=clock.with_stand_in(settings.timing, level))
     if word == "time_limit" and clock.looks_like_date(args.peek()):
         ends = clock.parse_moment(args.take("the date"), now)
         return replace(settings, time_limit=True, timing=replace(settings.timing, expires_at=ends))

@@ -175,6 +175,7 @@ NEW = Spec(
         Word("time_limit", keyword="time_limit"),
         Word("deadline", keyword="deadline"),
         Word("timeout", keyword="timeout"),
+        Word("standin", keyword="standin"),
         Word("inactivity", keyword="inactivity", flag=True),
         Word("unrated", keyword="unrated", flag=True),
     ),
@@ -184,6 +185,7 @@ SETTINGS = Spec(
     (
         Word("deadline", keyword="deadline"),
         Word("timeout", keyword="timeout"),
+        Word("standin", keyword="standin"),
         Word("remind", keyword="remind"),
         Word("before", keyword="before"),
     ),
@@ -297,6 +299,7 @@ T_CREATE = _tournament(
     Word("mutual", keyword="mutual"),
     Word("deadline", keyword="deadline"),
     Word("timeout", keyword="timeout"),
+    Word("standin", keyword="standin"),
     Word("time_limit", keyword="time_limit"),
     Word("agreed", keyword="time_limit", flag=True),
     Word("record_keeping", keyword="record_keeping", flag=True),

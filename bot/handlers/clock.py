@@ -1,9 +1,10 @@
 """``settings …``: the host or an organiser changes a game's clock after its creation.
 
-``settings deadline 12h timeout pass remind 0.5,0.9 before 2h`` — any of them, in any
-order. The change is announced in the channel (who changed what, from what) and logged;
-the decision the game waits for keeps its start and gets the new deadline and reminders
-(a deadline already past falls due at once).
+``settings deadline 12h timeout pass standin normal remind 0.5,0.9 before 2h`` — any of
+them, in any order (``standin``: the level the computer plays at for a late or away player).
+The change is announced in the channel (who changed what, from what) and logged; the
+decision the game waits for keeps its start and gets the new deadline and reminders (a
+deadline already past falls due at once).
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from engine.errors import IllegalAction
 
 log = logging.getLogger(__name__)
 
-KEYS = ("deadline", "timeout", "remind", "before")
+KEYS = ("deadline", "timeout", "standin", "remind", "before")
 
 
 def _fractions(text: str) -> tuple[float, ...]:
@@ -49,6 +50,8 @@ def changed_timing(timing: Timing, args: Args) -> Timing:
             timing = clock.with_deadline(timing, value)
         elif word == "timeout":
             timing = clock.with_policy(timing, value)
+        elif word == "standin":
+            timing = clock.with_stand_in(timing, value)
         elif word == "remind":
             timing = replace(timing, remind_at=_fractions(value))
         else:
@@ -57,7 +60,7 @@ def changed_timing(timing: Timing, args: Args) -> Timing:
     if not seen:
         raise IllegalAction(
             "settings: name what to change: `settings deadline 24h`, `settings timeout pass`, "
-            "`settings remind 0.5,0.9` or `settings before 2h`"
+            "`settings standin normal`, `settings remind 0.5,0.9` or `settings before 2h`"
         )
     return timing
 

@@ -167,6 +167,7 @@ async def new(ctx: Context, game: Game | None, args: Args) -> Replies:
         "time_limit",
         "deadline",
         "timeout",
+        "standin",
         "inactivity",
         "unrated",
     )
@@ -177,6 +178,8 @@ async def new(ctx: Context, game: Game | None, args: Args) -> Replies:
             timing = clock.with_deadline(timing, args.take("the deadline (like `24h`)"))
         elif word == "timeout":
             timing = clock.with_policy(timing, args.take("what a passed deadline does"))
+        elif word == "standin":
+            timing = clock.with_stand_in(timing, args.take("the computer's level"))
         elif word == "inactivity":
             timing = replace(timing, inactivity=True)
         elif word == "time_limit" and clock.looks_like_date(args.peek()):

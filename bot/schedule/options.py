@@ -1,5 +1,6 @@
-"""A game's clock as a host chooses it: ``deadline 24h``, ``timeout pass``, ``time_limit
-2027-03-01`` — read from a command's words onto the server's default :class:`Timing`."""
+"""A game's clock as a host chooses it: ``deadline 24h``, ``timeout pass``, ``standin
+normal``, ``time_limit 2027-03-01`` — read from a command's words onto the server's default
+:class:`Timing`."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from datetime import UTC, datetime
 
 from bot.schedule.timing import POLICIES, parse_duration, show_duration
 from bot.storage.record import Timing
+from engine.ai.levels import STAND_IN, level_of
 from engine.errors import IllegalAction
 
 _DATE = re.compile(r"\d{4}-\d{2}-\d{2}(?:[T ]\d{1,2}:\d{2})?")
@@ -44,6 +46,16 @@ def with_policy(timing: Timing, text: str) -> Timing:
     return replace(timing, on_timeout=policy)
 
 
+def with_stand_in(timing: Timing, text: str) -> Timing:
+    """``timing`` with the computer standing in at the level ``text`` names."""
+    level = level_of(text)
+    if level is None:
+        raise IllegalAction(
+            f"the computer stands in at **easy**, **normal** or **hard**, not {text!r}"
+        )
+    return replace(timing, stand_in=level)
+
+
 def describe(timing: Timing) -> str:
     """The clock in a few words, for the lobby's and the settings' news."""
     if timing.deadline is None:
@@ -53,6 +65,8 @@ def describe(timing: Timing) -> str:
         clock = f"{show_duration(timing.deadline)} a decision, then {doing[timing.on_timeout]}"
         if timing.inactivity:
             clock += f"; the inactivity rule after {timing.most_timeouts} in a row"
+    if timing.stand_in != STAND_IN:
+        clock += f"; the computer stands in at {timing.stand_in}"
     if timing.expires_at is not None:
         clock += f"; ends <t:{int(timing.expires_at)}:f>"
     return clock

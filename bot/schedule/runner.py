@@ -33,6 +33,7 @@ from bot.storage import tournaments as tables
 from bot.storage.connection import Connection
 from bot.storage.due import DEADLINE, REMINDER, DueItem
 from bot.storage.record import Game
+from engine.ai.levels import Level
 from engine.game import actions as a
 from engine.game.state import GameState, Phase
 
@@ -111,7 +112,7 @@ class DueRunner:
             self.service,
             place,
             item.decision,
-            partial(_choose, "ai"),
+            partial(_choose, "ai", game.settings.timing.stand_in),
             "away (the computer stands in)",
             note=None
             if item.begun
@@ -241,7 +242,7 @@ class DueRunner:
             self.service,
             place,
             item.decision,
-            partial(_choose, policy),
+            partial(_choose, policy, timing.stand_in),
             cause,
             note=note,
             begun=partial(_begin, item),
@@ -289,8 +290,8 @@ async def _begin(item: DueItem, db: Connection) -> None:
     await items.begin(db, item.id)
 
 
-def _choose(policy: str, state: GameState, seat: int) -> a.Action:
-    return timeout_action(state, seat, policy)
+def _choose(policy: str, level: Level, state: GameState, seat: int) -> a.Action:
+    return timeout_action(state, seat, policy, level)
 
 
 INACTIVE = INACTIVITY

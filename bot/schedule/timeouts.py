@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from bot.handlers.ai_seats import decide
 from bot.schedule.timing import POLICIES
+from engine.ai.levels import STAND_IN, Level
 from engine.game import actions as a
 from engine.game import battle_actions as b
 from engine.game.legal import legal_actions
@@ -29,22 +30,23 @@ AI, PASS, PAUSE = POLICIES
 INACTIVITY = "inactivity"
 
 
-def timeout_action(state: GameState, seat: int, policy: str) -> a.Action:
+def timeout_action(state: GameState, seat: int, policy: str, level: Level = STAND_IN) -> a.Action:
     """The action a passed deadline plays for ``seat`` under ``policy`` (``ai``, ``pass``,
     or ``inactivity``: on their own turn they concede the game, attacked they concede the
-    engagement — RULES §12.4, errata 20.4 — and otherwise the computer decides)."""
+    engagement — RULES §12.4, errata 20.4 — and otherwise the computer decides, at
+    ``level``)."""
     if policy == INACTIVITY:
         legal = legal_actions(state, seat)
         wanted: type[a.Action] = a.Withdraw if state.active == seat else a.Concede
         conceding = next((x for x in legal if isinstance(x, wanted)), None)
-        return conceding if conceding is not None else decide(state, seat)
+        return conceding if conceding is not None else decide(state, seat, level)
     if policy == PASS:
         legal = legal_actions(state, seat)
         for kind in PASSIVE:
             found: a.Action | None = next((x for x in legal if type(x) is kind), None)
             if found is not None:
                 return found
-    return decide(state, seat)
+    return decide(state, seat, level)
 
 
 def timeout_note(name: str, policy: str) -> str:

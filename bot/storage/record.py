@@ -24,7 +24,7 @@ from bot.storage.checksum import checksum_holds
 from bot.storage.connection import Connection
 from bot.storage.eventlog import events_to_json
 from bot.untrusted import loads
-from engine.ai.levels import DEFAULT, Level
+from engine.ai.levels import DEFAULT, STAND_IN, Level
 from engine.codec import decode, encode
 from engine.errors import IllegalAction, TitanError
 from engine.game.actions import Action, action_from_json, action_to_json
@@ -93,6 +93,9 @@ class Timing:
     """The most days a player's time away stops their clocks in this game."""
     expires_at: float | None = None
     """The real-clock time limit (errata 21.1): the game expires by itself then."""
+    stand_in: Level = STAND_IN
+    """The level the computer plays at for a player (:mod:`engine.ai.levels`): after a
+    passed deadline, and while they are away with the computer standing in."""
 
 
 NO_CLOCK = Timing()

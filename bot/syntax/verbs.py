@@ -104,7 +104,7 @@ _LOBBY = (
     (
         "new",
         "new [players N] [record_keeping] [time_limit [DATE]] [deadline 24h] "
-        "[timeout ai|pass|pause] [inactivity] [unrated]",
+        "[timeout ai|pass|pause] [standin easy|normal|hard] [inactivity] [unrated]",
         "open a game in this channel",
     ),
     ("join", "join [NAME]", "take a seat in the game being formed"),
@@ -116,7 +116,8 @@ _LOBBY = (
     ("cancel", "cancel [GAME]", "cancel this channel's game (the host), or a damaged one"),
     (
         "settings",
-        "settings [deadline 24h] [timeout ai|pass|pause] [remind 0.5,0.9] [before 1h]",
+        "settings [deadline 24h] [timeout ai|pass|pause] [standin easy|normal|hard] "
+        "[remind 0.5,0.9] [before 1h]",
         "change the game's clock (the host or an organiser)",
     ),
     (

@@ -136,14 +136,25 @@ def test_the_example_file_documents_every_clock_setting_with_its_default():
 
 def test_a_server_wide_clock_is_read_in_players_words(tmp_path):
     path = tmp_path / "config.toml"
-    path.write_text('[clock]\ndeadline = "1d12h"\non_timeout = "pass"\nremind_at = [0.25, 0.75]\n')
+    path.write_text(
+        '[clock]\ndeadline = "1d12h"\non_timeout = "pass"\nremind_at = [0.25, 0.75]\n'
+        'stand_in = "Normal"\n'
+    )
     timing = load_config(path, {}).timing
     assert (timing.deadline, timing.on_timeout, timing.remind_at) == (129600, "pass", (0.25, 0.75))
+    assert timing.stand_in == "normal"
 
 
 @pytest.mark.parametrize(
     "line",
-    ['deadline = "soon"', 'on_timeout = "nap"', "remind_at = [2]", "most_timeouts = 0", "x = 1"],
+    [
+        'deadline = "soon"',
+        'on_timeout = "nap"',
+        'stand_in = "genius"',
+        "remind_at = [2]",
+        "most_timeouts = 0",
+        "x = 1",
+    ],
 )
 def test_a_bad_clock_setting_is_refused_with_its_name(tmp_path, line):
     path = tmp_path / "config.toml"

@@ -15,6 +15,7 @@ from datetime import UTC, datetime
 import pytest
 
 from bot.context import Place
+from bot.handlers import ai_seats
 from bot.schedule.clock import ManualClock
 from bot.schedule.decisions import decision_of
 from bot.schedule.quiet import QuietHours
@@ -331,6 +332,7 @@ async def test_a_bad_setting_changes_nothing(clocked):
         "settings",
         "settings deadline soon",
         "settings timeout nap",
+        "settings standin genius",
         "settings remind 2",
     ):
         refused = await clocked.submit(HERE, caller(CHANNEL, 0), words)
@@ -394,6 +396,37 @@ async def test_away_with_the_computer_standing_in_plays_at_once(clocked, clock):
         if await awaited_seat(clocked) != seat:
             await step(clocked, CHANNEL, seed=3)
     assert len(await caused(clocked)) == before  # back: nobody plays for them
+
+
+async def test_the_computer_stands_in_at_the_level_the_game_chose(clocked, clock, monkeypatch):
+    levels: list[str] = []
+    real = ai_seats.choose_action
+
+    def recording(state, seat, level):
+        levels.append(level)
+        return real(state, seat, "normal")
+
+    monkeypatch.setattr(ai_seats, "choose_action", recording)
+    await open_clocked_game(clocked, "deadline 4h standin easy", players=2)
+    game = await clocked.game_in(CHANNEL)
+    assert game is not None and game.settings.timing.stand_in == "easy"
+    seat = await awaited_seat(clocked)
+    clock.advance(4.1 * HOUR)
+    await Scheduler(clocked).run_due()
+    assert (seat, "deadline passed (ai)") in await caused(clocked)
+    assert levels and set(levels) == {"easy"}
+    levels.clear()
+    changed = await clocked.submit(HERE, caller(CHANNEL, 0), "settings standin normal")
+    assert not changed.error and "the computer stands in at normal" in changed.public.text
+    seat = await awaited_seat(clocked)
+    replies = await clocked.submit(HERE, caller(CHANNEL, seat), "away until 2026-12-10 standin ai")
+    assert not replies.error
+    await Scheduler(clocked).run_due()
+    assert (seat, "away (the computer stands in)") in await caused(clocked)
+    assert levels and set(levels) == {"normal"}
+    changed = await clocked.submit(HERE, caller(CHANNEL, 0), "settings standin hard")
+    now, _, was = changed.public.text.partition("(was: ")
+    assert "stands in" not in now and "the computer stands in at normal" in was  # hard: unsaid
 
 
 async def test_the_inactivity_rule_makes_a_sleeping_player_concede(clocked, clock):

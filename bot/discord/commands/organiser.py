@@ -81,12 +81,13 @@ class OrganiserCommands(
         interaction: TitanInteraction,
         deadline: app_commands.Range[str, 2, 16] | None = None,
         timeout: Literal["ai", "pass", "pause"] | None = None,
+        standin: Literal["easy", "normal", "hard"] | None = None,
         remind: app_commands.Range[str, 1, 40] | None = None,
         before: app_commands.Range[str, 2, 16] | None = None,
     ) -> None:
         await run_command(
             interaction, s.SETTINGS, organiser=True,
-            deadline=deadline, timeout=timeout, remind=remind, before=before,
+            deadline=deadline, timeout=timeout, standin=standin, remind=remind, before=before,
         )  # fmt: skip
 
     @command("export", "Export this channel's game record as a file (only you)")

@@ -43,6 +43,7 @@ class TitanCommands(
         time_limit="a time limit (errata 21.1): a UTC date like 2027-03-01, or agreed",
         deadline="how long each decision may wait, like 24h or 2d (default: none)",
         timeout="when a deadline passes: ai plays, pass plays the least, pause waits",
+        standin=CLOCK_OPTIONS["standin"],
         inactivity="errata 20.4: 3 timeouts in a row, then a timeout concedes",
         unrated="the result moves nobody's rating",
     )
@@ -54,6 +55,7 @@ class TitanCommands(
         time_limit: app_commands.Range[str, 1, 16] | None = None,
         deadline: app_commands.Range[str, 1, 16] | None = None,
         timeout: Literal["ai", "pass", "pause"] | None = None,
+        standin: Literal["easy", "normal", "hard"] | None = None,
         inactivity: bool = False,
         unrated: bool = False,
     ) -> None:
@@ -67,6 +69,7 @@ class TitanCommands(
             time_limit=time_limit,
             deadline=deadline,
             timeout=timeout,
+            standin=standin,
         )
 
     @command("join", "Take a seat in the game being formed")
@@ -118,12 +121,13 @@ class TitanCommands(
         interaction: TitanInteraction,
         deadline: app_commands.Range[str, 2, 16] | None = None,
         timeout: Literal["ai", "pass", "pause"] | None = None,
+        standin: Literal["easy", "normal", "hard"] | None = None,
         remind: app_commands.Range[str, 1, 40] | None = None,
         before: app_commands.Range[str, 2, 16] | None = None,
     ) -> None:
         await run_command(
             interaction, s.SETTINGS,
-            deadline=deadline, timeout=timeout, remind=remind, before=before,
+            deadline=deadline, timeout=timeout, standin=standin, remind=remind, before=before,
         )  # fmt: skip
 
     @command("withdraw", "Concede the whole game (RULES §12.4)")

@@ -60,6 +60,7 @@ class TournamentCommands(
         mutual="Titans falling together: a rolloff (default) or a shared draw",
         deadline="how long each decision may wait, like 24h",
         timeout="when a deadline passes: ai plays, pass plays the least, pause waits",
+        standin="the level the computer plays at for a late or away player (default hard)",
         time_limit="a time limit: a UTC date like 2027-03-01, or agreed",
         record_keeping="players may see what each legion was seen to hold",
         threads="tables as private threads of this channel, not channels",
@@ -78,6 +79,7 @@ class TournamentCommands(
         mutual: Literal["rolloff", "draw"] | None = None,
         deadline: app_commands.Range[str, 2, 16] | None = None,
         timeout: Literal["ai", "pass", "pause"] | None = None,
+        standin: Literal["easy", "normal", "hard"] | None = None,
         time_limit: app_commands.Range[str, 2, 16] | None = None,
         record_keeping: bool = False,
         threads: bool = False,
@@ -88,6 +90,7 @@ class TournamentCommands(
             interaction, s.T_CREATE,
             name=name, format=format, players=players, heats=heats, scheme=scheme,
             advance=advance, count=count, mutual=mutual, deadline=deadline, timeout=timeout,
+            standin=standin,
             time_limit=None if agreed else time_limit, agreed=agreed,
             record_keeping=record_keeping, threads=threads, unrated=unrated,
         )  # fmt: skip

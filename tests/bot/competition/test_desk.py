@@ -29,11 +29,14 @@ async def run(service: GameService, text: str, caller: Caller = ORGANISER) -> st
     return message.text if message is not None else ""
 
 
-async def seated(service: GameService, entrants: int = 7) -> list[store.TableRow]:
-    """A tournament W of human entrants, its first heat seated and open."""
+async def seated(
+    service: GameService, entrants: int = 7, options: str = ""
+) -> list[store.TableRow]:
+    """A tournament W of human entrants (created with ``options`` too), its first heat
+    seated and open."""
     mentions = " ".join(f"<@{u}>" for u in PLAYERS[:entrants])
     for text in (
-        "tournament create W players 3-4 deadline 24h",
+        f"tournament create W players 3-4 deadline 24h {options}",
         f"tournament add W {mentions}",
         "tournament close W",
         "tournament heat W",
@@ -86,6 +89,16 @@ ORGANISER_COMMANDS = (
     "tournament resume W",
     f"tournament eliminator W <@{PLAYERS[1]}>",
 )
+
+
+async def test_the_tables_computer_stands_in_at_the_tournaments_level(service):
+    tables = await seated(service, options="standin normal")
+    for table in tables:
+        assert table.channel is not None
+        game = await service.game_in(table.channel)
+        assert game is not None and game.settings.timing.stand_in == "normal"
+    refused = await service.submit(HERE, ORGANISER, "tournament create V standin genius")
+    assert refused.error and "easy**, **normal** or **hard" in refused.ephemeral.text
 
 
 async def test_a_player_is_refused_every_organiser_command(service):

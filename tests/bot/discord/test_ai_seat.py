@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from tests.bot.discord import payloads as p
 from tests.bot.discord.helpers import ANN, BOB, command
 
 
@@ -35,3 +36,15 @@ async def test_status_names_the_computer_seats_with_their_levels(fake, titan):
     [answer] = fake.sent_for(asked)
     assert answer.ephemeral
     assert "Played by the computer: **Hal** (hard), **Bot 1** (normal)." in answer.content
+
+
+async def test_the_host_chooses_the_level_the_computer_stands_in_at(fake, titan):
+    opened = await command(fake, ANN, "titan", "new", players=2, standin="easy")
+    assert "the computer stands in at easy" in fake.public(opened)[0].content
+    await command(fake, BOB, "titan", "join")
+    await command(fake, ANN, "titan", "start")
+    changed = await command(fake, ANN, "titan", "settings", standin="normal")
+    [news] = fake.public(changed)
+    assert "stands in at normal (was: " in news.content and "at easy)" in news.content
+    game = await titan.bot.service.game_in(p.CHANNEL_ID)
+    assert game.settings.timing.stand_in == "normal"
