@@ -60,7 +60,8 @@ def check_legions(game: Game) -> None:
 async def test_addai_seats_ai_players_that_the_lobby_lists(service):
     assert not (await submit(service, "new players 3")).error
     added = await submit(service, "addai")
-    assert added.public is not None and added.public.text == "**Bot 1** (AI, normal) takes seat 2 of 3."
+    assert added.public is not None
+    assert added.public.text == "**Bot 1** (AI, normal) takes seat 2 of 3."
     assert "taken" in (await submit(service, "addai bot 1")).ephemeral.text
     stranger = Caller(99, "Stranger")
     assert "only the host" in (await submit(service, "addai", stranger)).ephemeral.text
