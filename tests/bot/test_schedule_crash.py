@@ -40,6 +40,7 @@ from bot.storage import games as rows
 from bot.storage.backends import Target, is_postgres, open_database
 from bot.storage.connection import Backend
 from bot.storage.record import full_replay, initial_state, load_game, replay_entry
+from engine.ai.levels import Level
 from engine.game.actions import Action
 from engine.game.state import GameState
 from tests.bot.agent import caller
@@ -290,14 +291,14 @@ async def test_a_timeout_cut_short_between_two_actions_is_finished_later_and_tol
     plays the rest of the decision, without a second notice."""
     chosen: list[str] = []
 
-    def cut_short(state: GameState, seat: int, policy: str) -> Action:
+    def cut_short(state: GameState, seat: int, policy: str, level: Level) -> Action:
         decided = decision_of(state)
         assert decided is not None
         if chosen and chosen[-1] == decided.key and chosen.count("cut") == 0:
             chosen.append("cut")
             raise RuntimeError("the bot stops here")
         chosen.append(decided.key)
-        return timeout_action(state, seat, policy)
+        return timeout_action(state, seat, policy, level)
 
     monkeypatch.setattr(runner, "timeout_action", cut_short)
     clock = ManualClock(START)
@@ -306,9 +307,12 @@ async def test_a_timeout_cut_short_between_two_actions_is_finished_later_and_tol
         for seat, text in [(0, "new players 2 deadline 4h timeout ai"), (1, "join"), (0, "start")]:
             assert not (await service.submit(Place(1), caller(1, seat), text)).error
         scheduler = Scheduler(service)
-        while "cut" not in chosen:
+        for _ in range(50):  # a few deadlines; bounded, so that a fault fails, not hangs
+            if "cut" in chosen:
+                break
             clock.advance(4 * HOUR)
             await scheduler.run_due()
+        assert "cut" in chosen, "no timed-out decision reached a second action"
         async with service.db.reading() as db:
             (begun,) = [i for i in await items.pending(db, 1) if i.kind == items.DEADLINE]
         assert begun.begun and begun.decision == chosen[-2]
