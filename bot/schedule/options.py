@@ -63,9 +63,12 @@ def describe(timing: Timing) -> str:
     else:
         doing = {"ai": "the computer plays", "pass": "the least is played", "pause": "it waits"}
         clock = f"{show_duration(timing.deadline)} a decision, then {doing[timing.on_timeout]}"
+        if timing.on_timeout == "ai" and timing.stand_in != STAND_IN:
+            clock += f" at {timing.stand_in}"
         if timing.inactivity:
             clock += f"; the inactivity rule after {timing.most_timeouts} in a row"
-    if timing.stand_in != STAND_IN:
+    said = timing.deadline is not None and timing.on_timeout == "ai"
+    if timing.stand_in != STAND_IN and not said:
         clock += f"; the computer stands in at {timing.stand_in}"
     if timing.expires_at is not None:
         clock += f"; ends <t:{int(timing.expires_at)}:f>"

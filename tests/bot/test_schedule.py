@@ -417,7 +417,7 @@ async def test_the_computer_stands_in_at_the_level_the_game_chose(clocked, clock
     assert levels and set(levels) == {"easy"}
     levels.clear()
     changed = await clocked.submit(HERE, caller(CHANNEL, 0), "settings standin normal")
-    assert not changed.error and "the computer stands in at normal" in changed.public.text
+    assert not changed.error and "then the computer plays at normal (was:" in changed.public.text
     seat = await awaited_seat(clocked)
     replies = await clocked.submit(HERE, caller(CHANNEL, seat), "away until 2026-12-10 standin ai")
     assert not replies.error
@@ -426,7 +426,7 @@ async def test_the_computer_stands_in_at_the_level_the_game_chose(clocked, clock
     assert levels and set(levels) == {"normal"}
     changed = await clocked.submit(HERE, caller(CHANNEL, 0), "settings standin hard")
     now, _, was = changed.public.text.partition("(was: ")
-    assert "stands in" not in now and "the computer stands in at normal" in was  # hard: unsaid
+    assert now.endswith("then the computer plays ") and "plays at normal" in was  # hard: unsaid
 
 
 async def test_the_inactivity_rule_makes_a_sleeping_player_concede(clocked, clock):
