@@ -24,6 +24,7 @@ from bot.narration.describe import lands_text, legions_text, status_text
 from bot.narration.narrate import Names, narrate
 from bot.records.damage import damage_notice
 from bot.replies import Picture, PictureKind, Replies
+from bot.schedule.options import after_deadline
 from bot.storage import ActionRow, Status, due
 from bot.storage import games as rows
 from bot.storage.due import Clock
@@ -183,7 +184,9 @@ def clock_line(game: Game, found: Clock | None) -> str | None:
     line = f"⏱ On the clock: **{name}**, since <t:{int(found.since)}:R>"
     timing = game.settings.timing
     if found.deadline is not None:
-        line += f"; deadline <t:{int(found.deadline)}:R> (then: {timing.on_timeout})"
+        line += (
+            f"; deadline <t:{int(found.deadline)}:R> (then {after_deadline(timing, level=True)})"
+        )
     if timing.expires_at is not None:
         line += f"; the time limit ends <t:{int(timing.expires_at)}:f>"
     return line + "."

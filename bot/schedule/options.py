@@ -56,15 +56,21 @@ def with_stand_in(timing: Timing, text: str) -> Timing:
     return replace(timing, stand_in=level)
 
 
+def after_deadline(timing: Timing, *, level: bool = False) -> str:
+    """What a passed deadline does, in words: ``the computer plays`` (``at hard`` when
+    ``level``, or when the level is not the default), ``the least is played``, ``it waits``."""
+    if timing.on_timeout != "ai":
+        return {"pass": "the least is played", "pause": "it waits"}[timing.on_timeout]
+    said = level or timing.stand_in != STAND_IN
+    return f"the computer plays at {timing.stand_in}" if said else "the computer plays"
+
+
 def describe(timing: Timing) -> str:
     """The clock in a few words, for the lobby's and the settings' news."""
     if timing.deadline is None:
         clock = "no deadline"
     else:
-        doing = {"ai": "the computer plays", "pass": "the least is played", "pause": "it waits"}
-        clock = f"{show_duration(timing.deadline)} a decision, then {doing[timing.on_timeout]}"
-        if timing.on_timeout == "ai" and timing.stand_in != STAND_IN:
-            clock += f" at {timing.stand_in}"
+        clock = f"{show_duration(timing.deadline)} a decision, then {after_deadline(timing)}"
         if timing.inactivity:
             clock += f"; the inactivity rule after {timing.most_timeouts} in a row"
     said = timing.deadline is not None and timing.on_timeout == "ai"

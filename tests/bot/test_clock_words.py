@@ -7,7 +7,7 @@ from dataclasses import replace
 
 import pytest
 
-from bot.schedule.options import describe, with_stand_in
+from bot.schedule.options import after_deadline, describe, with_stand_in
 from bot.storage.record import NO_CLOCK
 from engine.errors import IllegalAction
 
@@ -35,3 +35,9 @@ def test_another_level_is_said_with_the_timeout_or_on_its_own():
 def test_an_unknown_level_is_refused():
     with pytest.raises(IllegalAction, match=r"easy.*normal.*hard"):
         with_stand_in(NO_CLOCK, "genius")
+
+
+def test_status_says_what_a_passed_deadline_does_with_the_level():
+    assert after_deadline(DAY, level=True) == "the computer plays at hard"
+    assert after_deadline(with_stand_in(DAY, "easy"), level=True) == "the computer plays at easy"
+    assert after_deadline(replace(DAY, on_timeout="pause"), level=True) == "it waits"

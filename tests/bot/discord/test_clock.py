@@ -60,6 +60,7 @@ async def test_a_reminder_arrives_by_dm_and_status_shows_the_clock(fake, timed, 
     [answer] = fake.sent_for(asked)
     stamps = [int(s) for s in STAMP.findall(answer.content)]
     assert answer.ephemeral and "On the clock" in answer.content
+    assert "(then the least is played)" in answer.content  # the game's timeout, in words
     assert stamps == [int(clock.now()), int(clock.now() + 4 * HOUR)]  # since, deadline
     clock.advance(2 * HOUR)  # halfway
     await until(fake, lambda: fake.dms_to(awaited), "the halfway reminder")
