@@ -39,6 +39,8 @@ LOCAL_CHANNEL = 1
 """The channel id of the local game."""
 TABLES = 1000
 """The channel id of the first tournament table opened at the terminal."""
+NO_PICTURES = "Pictures (the board after each action, `board`) are kept only with `--out DIR`."
+"""Said at the start when pictures are not kept (a terminal cannot show them)."""
 LOCAL_USERS = MIN_SNOWFLAKE
 """The first local user id: local ids are plausible Discord ids (``add <@id>`` takes
 them) from the first seconds of Discord's epoch, which no real account has."""
@@ -139,6 +141,8 @@ class Console:
     async def run(self, read: Callable[[], str]) -> None:
         """Run lines from ``read`` (``""`` means end of input) until it ends."""
         self.write("Type commands (`help` lists them); `Name: command` speaks as Name.")
+        if self.out is None:
+            self.write(NO_PICTURES)
         while True:
             line = await asyncio.to_thread(read)
             if not line:

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from bot.cli import main
-from bot.console import Console, local_user
+from bot.console import NO_PICTURES, Console, local_user
 from bot.handlers.mine import NO_GAME
 from bot.service import GameService
 
@@ -45,6 +45,7 @@ def test_a_local_game_from_stdin_then_resumed(tmp_path):
     assert "Bob takes Red" in out and "Ann takes Blue" in out
     assert "[to Bob] Your legions:" in out
     assert "[refused] unknown command 'bogus'" in out
+    assert NO_PICTURES in out  # no --out: the newcomer learns how to keep the pictures
     again = titanbot("local", "--db", db, stdin="history\n")
     assert again.returncode == 0, again.stderr
     assert "Resuming game #1." in again.stdout
@@ -57,6 +58,7 @@ def test_pictures_go_to_files_when_asked(tmp_path):
         "local", "--players", "Ann,Bob", "--db", str(tmp_path / "p.sqlite3"), "--out", str(out_dir)
     )
     assert run.returncode == 0, run.stderr
+    assert NO_PICTURES not in run.stdout
     pictures = sorted(out_dir.glob("*.png")) if out_dir.exists() else []
     if "no renderer is available" in run.stdout:
         assert pictures == []
