@@ -39,7 +39,9 @@ LOCAL_CHANNEL = 1
 """The channel id of the local game."""
 TABLES = 1000
 """The channel id of the first tournament table opened at the terminal."""
-NO_PICTURES = "Pictures (the board after each action, `board`) are kept only with `--out DIR`."
+NO_PICTURES = (
+    "Pictures (the board after each action, `board`) are kept with `titanbot local --out DIR`."
+)
 """Said at the start when pictures are not kept (a terminal cannot show them)."""
 LOCAL_USERS = MIN_SNOWFLAKE
 """The first local user id: local ids are plausible Discord ids (``add <@id>`` takes
