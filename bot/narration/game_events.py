@@ -61,7 +61,10 @@ def _rolled(e: ev.MovementRolled, n: Names) -> str:
 
 @narrator(ev.LegionMoved)
 def _moved(e: ev.LegionMoved, n: Names) -> str:
-    text = f"{n.legion(e.marker)} moves {e.start} → {e.land}"
+    if e.start == e.land:  # RULES §2.5: a normal move may loop back to its start
+        text = f"{n.legion(e.marker)} moves round a loop from {e.start} back to {e.land}"
+    else:
+        text = f"{n.legion(e.marker)} moves {e.start} → {e.land}"
     if e.kind is not MoveKind.NORMAL:
         text += f" by {e.kind.value.replace('_', ' ')}"
     if e.lord:

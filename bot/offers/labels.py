@@ -70,9 +70,12 @@ def _move(action: a.Move, state: GameState | None) -> str:
 
 
 def move_detail(action: a.Move, state: GameState | None) -> str:
-    """How a move goes where it is not plain: a teleport, the lord shown, the entry side,
-    the enemy attacked."""
+    """How a move goes where it is not plain: round a loop back to its start (RULES §2.5),
+    a teleport, the lord shown, the entry side, the enemy attacked."""
     parts = []
+    mover = state.legions.get(action.legion) if state is not None else None
+    if mover is not None and mover.land == action.land:
+        parts.append("round a loop back here")
     if action.kind is MoveKind.TOWER_TELEPORT:
         parts.append("by tower teleport")
     elif action.kind is MoveKind.TITAN_TELEPORT:
