@@ -3,10 +3,10 @@
 A message of game news has up to three parts: a *head* line saying where the game stands
 (the turn, whose it is, the phase: :data:`~bot.narration.heading.HEAD`), the *news* (what
 happened, a line each) and the *prompt* (what the game now waits for, and from whom:
-:data:`~bot.narration.heading.WAITING`). When news
-are joined (a command and the AI actions after it; the live message growing with each
-action) only the newest head and prompt are kept: the message says where the game stands
-now, never an old prompt. What is too long loses its oldest news first — the head and
+:data:`~bot.narration.heading.WAITING`). When news are joined (a command and the AI
+actions after it; the live message growing with each action) only the newest head and
+prompt are kept: the message says where the game stands now, never an old prompt; a move
+taken back is no longer told. What is too long loses its oldest news first — the head and
 the prompt always stay — and says how many lines ``history`` has besides.
 """
 
@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 from bot.narration.heading import HEAD, WAITING
 from bot.narration.table import plural
+from bot.narration.undone import without_taken_back
 
 EARLIER = "… "
 """How the line counting the news left out begins."""
@@ -59,8 +60,9 @@ def joined(texts: Sequence[str]) -> Parts:
 
 def compose(shape: Parts, limit: int, measure: Measure = len) -> tuple[str, int]:
     """The text of ``shape`` within ``limit`` (as measured), and how many news lines had to
-    be left out for it (the oldest; a line says how many)."""
-    news = list(shape.news)
+    be left out for it (the oldest; a line says how many). A move taken back leaves with
+    its take-back (:mod:`bot.narration.undone`)."""
+    news = list(without_taken_back(shape.news))
     left_out = 0
     while True:
         note = [f"{EARLIER}{plural(left_out, 'earlier line')}: `history` shows them"]

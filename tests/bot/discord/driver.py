@@ -145,20 +145,26 @@ class Driver:
         found = await self.state()
         if found is None:
             return None
+        seat = to_act(found[2])
+        assert seat is not None
+        choices = [x for x in legal_actions(found[2], seat) if not isinstance(x, NOT_PLAYED)]
+        done = await self.play(pick(choices, self.rng, fighting=True))
+        self.ways[done.how] = self.ways.get(done.how, 0) + 1
+        return done
+
+    async def play(self, action: a.Action) -> Step:
+        """Give ``action`` for the player the game waits for, as a player would (by
+        clicks, or now and then as the command), and read back what happened."""
+        found = await self.state()
+        assert found is not None, "the game is over"
         game_id, n, state = found
         seat = to_act(state)
-        assert seat is not None
         game = await self.service.game_in(self.channel)
-        assert game is not None
-        user = game.user_of(seat)
-        choices = [x for x in legal_actions(state, seat) if not isinstance(x, NOT_PLAYED)]
-        action = pick(choices, self.rng, fighting=True)
+        assert seat is not None and game is not None
         first = len(self.fake.requests)
-        pushed, how = await self._give(user, state, action)
-        requests = self.fake.requests[first:]
+        pushed, how = await self._give(game.user_of(seat), state, action)
         events = await self._logged(game_id, n)
-        self.ways[how] = self.ways.get(how, 0) + 1
-        return Step(how, pushed, requests, events)
+        return Step(how, pushed, self.fake.requests[first:], events)
 
     async def _logged(self, game_id: int, n: int) -> list[Event]:
         """The events of the actions logged after the first ``n`` (the one just given)."""
