@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from bot.narration.table import Names, listing, narrator, plural, proposal_text
+from engine.battle.position import Side
 from engine.game import events as ev
 from engine.movement import MoveKind
 
@@ -171,9 +172,21 @@ def _mustered(e: ev.Mustered, n: Names) -> str:
     return f"{n.legion(e.marker)} {how} {e.recruit}{shown}."
 
 
+#: Who may take what an engagement's aftermath offers, and how passing it reads (RULES
+#: §7.2b–c: the attacker's summon; §6.6: the defender's reinforcement).
+_AFTERMATH_CHANCES = {
+    "summon": (Side.ATTACKER, "summons no lord"),
+    "reinforcement": (Side.DEFENDER, "takes no reinforcement"),
+}
+
+
 @narrator(ev.Declined)
 def _declined(e: ev.Declined, n: Names) -> str:
-    return f"The {e.what} is declined."
+    side, passes = _AFTERMATH_CHANCES.get(e.what, (None, ""))
+    marker = n.marker(side) if side is not None else None
+    if marker is None:
+        return f"The {e.what} is declined."
+    return f"{n.legion(marker)} {passes}."
 
 
 @narrator(ev.CharactersReturned)

@@ -90,6 +90,10 @@ class Names:
         ``the attacker`` when it is not known."""
         return self._sides.get(str(side.value), f"the {side.value}")
 
+    def marker(self, side: Enum) -> str | None:
+        """The marker fighting as ``side`` (a battle side or a role), when it is known."""
+        return self._sides.get(str(side.value))
+
     def fighter(self, side: Enum, name: str, hex_label: str | None = None) -> str:
         """``Bk01's Troll (C3)``."""
         where = f" ({hex_label})" if hex_label else ""
