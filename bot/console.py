@@ -121,7 +121,8 @@ class Console:
                     f"({flags} ignored: this game's seats are {', '.join(seated)}; "
                     "`cancel` it to start another)"
                 )
-            await self.say(None, "status")
+            await self._remember_names()  # before what the outbox still holds is printed
+            await self.say(await self._resumer(), "status")
             await self.connect()
             await self.tell("titanbot", await self.service.advance(self.place))  # AIs left waiting
             return
@@ -224,6 +225,14 @@ class Console:
             return None
         seat, _ = waiting_for(game.state)
         return game.name_of(seat) if seat is not None else None
+
+    async def _resumer(self) -> str | None:
+        """Who sees the status when a game resumes: the player it waits for, else the
+        first player typing at this terminal (None in a game of AIs alone)."""
+        waited = await self._waited_for()
+        game = await self.service.game_in(LOCAL_CHANNEL)
+        people = [s.name for s in game.seats if not s.is_ai] if game is not None else []
+        return waited if waited in people else next(iter(people), None)
 
     async def _remember_names(self) -> None:
         game = await self.service.game_in(LOCAL_CHANNEL)

@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 
 from bot.cli import main
-from bot.console import NO_PICTURES, Console, local_user
+from bot.console import LOCAL_CHANNEL, NO_PICTURES, Console, local_user
+from bot.context import Caller, Place
 from bot.handlers.mine import NO_GAME
 from bot.service import GameService
 
@@ -136,3 +137,25 @@ async def test_mygames_in_the_terminal_names_the_channel_and_the_time_in_words(t
     assert re.search(r", asked \d{4}-\d\d-\d\d \d\d:\d\d UTC$", ann), ann
     assert "<t:" not in ann and "<#" not in ann
     assert cat == f"[to Cat] {NO_GAME}"
+
+
+async def test_a_resumed_game_shows_its_status_and_names_who_its_held_news_ping(tmp_path):
+    """News stored while no terminal was printing (the game started elsewhere, or the last
+    run ended before the outbox was done) are printed on resuming, pings as names."""
+    service = await GameService.open(tmp_path / "r.sqlite3", seeds=lambda: 1)
+    place = Place(LOCAL_CHANNEL)
+    for name, command in (("Ann", "new players 2"), ("Bob", "join"), ("Ann", "start")):
+        await service.submit(place, Caller(local_user(name), name, organiser=True), command)
+    said: list[str] = []
+    console = Console(service, write=said.append)
+    try:
+        await console.setup([])
+    finally:
+        await service.close()
+    text = "\n".join(said)
+    assert text.startswith("Resuming game #1.")
+    assert "Game #1 begins: Ann, Bob." in text
+    assert re.search(r"^@(Ann|Bob) @(Ann|Bob) ", text, re.MULTILINE), text
+    assert not re.search(r"@\d", text), text
+    assert "Who is speaking?" not in text
+    assert "[to Ann] Game #1\n" in text or "[to Bob] Game #1\n" in text
