@@ -30,7 +30,7 @@ from bot.storage import games as rows
 from bot.storage.due import Clock
 from bot.storage.eventlog import events_from_text
 from bot.storage.record import Game
-from bot.syntax import Args, VerbKind, format_action, help_text
+from bot.syntax import Args, format_action, help_overview, help_topic
 from bot.syntax import words as w
 from engine.characters import CHARACTERS
 from engine.errors import IllegalAction
@@ -80,13 +80,14 @@ async def _shown(ctx: Context, game: Game | None) -> tuple[Game, GameState]:
 
 
 async def help_(ctx: Context, game: Game | None, args: Args) -> Replies:
+    """Every command by name and topic; ``help TOPIC`` a topic's, ``help COMMAND`` one
+    command's use."""
+    word = args.peek()
+    if word is None:
+        return Replies.answer(help_overview())
+    args.take("topic")
     args.finish()
-    parts = [
-        "**Game**\n" + help_text(VerbKind.GAME),
-        "**Lobby**\n" + help_text(VerbKind.LOBBY),
-        "**Information**\n" + help_text(VerbKind.INFO),
-    ]
-    return Replies.answer(clip("\n".join(parts).splitlines(), 4000))
+    return Replies.answer(help_topic(word))
 
 
 async def legions(ctx: Context, game: Game | None, args: Args) -> Replies:

@@ -100,6 +100,35 @@ def help_text(kind: VerbKind | None = None) -> str:
     return "\n".join(lines)
 
 
+#: The topics of ``help TOPIC``: each kind of verb, under its title.
+HELP_TOPICS = {"game": VerbKind.GAME, "lobby": VerbKind.LOBBY, "info": VerbKind.INFO}
+_TITLES = {VerbKind.GAME: "Game", VerbKind.LOBBY: "Lobby", VerbKind.INFO: "Information"}
+
+
+def help_overview() -> str:
+    """Every verb by name, by topic, and how to see how each is used."""
+    lines = []
+    for topic, kind in HELP_TOPICS.items():
+        names = " ".join(f"`{v.name}`" for v in VERBS.values() if v.kind is kind)
+        lines.append(f"**{_TITLES[kind]}** (`help {topic}`): {names}")
+    lines.append("`help TOPIC` shows how to use a topic's commands, `help COMMAND` one command.")
+    return "\n".join(lines)
+
+
+def help_topic(word: str) -> str:
+    """``help WORD``: a topic's commands with their use, or one command's (any alias)."""
+    kind = HELP_TOPICS.get(word.lower())
+    if kind is not None:
+        return f"**{_TITLES[kind]}**\n{help_text(kind)}"
+    name = _ALIASES.get(word.lower())
+    if name is None:
+        topics = ", ".join(HELP_TOPICS)
+        raise InvalidNotation(f"help: {shown(word)} is neither a topic ({topics}) nor a command")
+    verb = VERBS[name]
+    aliases = f" (also {', '.join(f'`{x}`' for x in verb.aliases)})" if verb.aliases else ""
+    return f"`{verb.usage}` — {verb.summary}{aliases}"
+
+
 _LOBBY = (
     (
         "new",
@@ -133,7 +162,12 @@ _LOBBY = (
     ),
 )
 _INFO = (
-    ("help", "help", "this list", ("?", "commands")),
+    (
+        "help",
+        "help [TOPIC|COMMAND]",
+        "the commands by topic, and how to use them",
+        ("?", "commands"),
+    ),
     ("legions", "legions", "your legions and what is known of the others", ()),
     ("board", "board", "the masterboard", ()),
     ("battle", "battle", "the battle being fought: the battleland and every character", ()),

@@ -209,7 +209,8 @@ async def test_information_commands(service):
     assert "power 9, skill 3" in (await service.submit(HERE, me, "creature dragons")).ephemeral.text
     land = (await service.submit(HERE, me, f"land {game.state.player(seat).tower}")).ephemeral
     assert "Tower" in land.text and "8 characters" not in land.text.split("Musters")[0]
-    assert "`move LEGION LAND" in (await service.submit(HERE, me, "help")).ephemeral.text
+    assert "`move`" in (await service.submit(HERE, me, "help")).ephemeral.text
+    assert "`move LEGION LAND" in (await service.submit(HERE, me, "help game")).ephemeral.text
     assert (await service.submit(Place(77), me, "creature Dragon")).ephemeral.text
 
 

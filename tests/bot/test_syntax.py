@@ -15,12 +15,15 @@ from bot.syntax import (
     Verb,
     VerbKind,
     format_action,
+    help_overview,
     help_text,
+    help_topic,
     parse_command,
     register,
     to_action,
 )
 from bot.syntax import verbs as verbs_module
+from bot.syntax.verbs import HELP_TOPICS
 from engine.battle.position import Side
 from engine.errors import InvalidNotation, TitanError, WrongPhase
 from engine.game import actions as a
@@ -219,3 +222,23 @@ def test_random_games_reach_the_battle_decisions():
         checked |= round_trip_game(seed, 2 + seed % 2)
     battle = {b.Maneuver, b.TakeBackManeuver, b.EndManeuver, b.Strike, b.AcceptConcession}
     assert battle | {b.ConcedeInstead, a.Decline, a.Concede, a.Fight} <= checked
+
+
+def test_help_names_every_verb_in_one_short_message_and_each_topic_tells_its_use():
+    overview = help_overview()
+    assert len(overview) < 1900  # one Discord message, with room for mentions
+    assert all(f"`{name}`" in overview for name in VERBS)
+    for topic, kind in HELP_TOPICS.items():
+        assert f"`help {topic}`" in overview
+        told = help_topic(topic.upper())
+        mine = [v for v in VERBS.values() if v.kind is kind]
+        assert mine and all(f"`{v.usage}` — {v.summary}" in told for v in mine)
+        assert not any(f"`{v.usage}`" in told for v in VERBS.values() if v.kind is not kind)
+
+
+def test_help_for_one_command_by_any_of_its_names_and_a_word_that_is_neither():
+    move = VERBS["move"]
+    assert help_topic("move") == f"`{move.usage}` — {move.summary}"
+    assert help_topic("?") == help_topic("help") and "(also `?`, `commands`)" in help_topic("?")
+    with pytest.raises(InvalidNotation, match="neither a topic"):
+        help_topic("bogus")

@@ -126,13 +126,14 @@ def test_output_the_terminal_cannot_show_is_escaped(tmp_path):
         "Ноst,Bob",
         "--db",
         str(tmp_path / "ascii.sqlite3"),
-        stdin=b"help\n",
+        stdin=b"help\nhelp board\n",
         PYTHONIOENCODING="ascii",
     )
     assert run.returncode == 0 and b"Traceback" not in run.stderr, run.stderr
     out = run.stdout.decode("ascii")
     assert "Game #1 begins: \\u041d\\u043est, Bob." in out
-    assert "`help` \\u2014 this list" in out
+    assert "`help TOPIC` shows how to use" in out
+    assert "`board` \\u2014 the masterboard" in out
 
 
 @pytest.mark.parametrize(
