@@ -6,11 +6,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
+from bot.narration.ground import ground_of, ground_text
 from bot.narration.table import listing, plural
 from bot.replies import BattleMarks, Picture, PictureKind
 from engine.battle import events as bv
 from engine.battle.position import Fighter, Side
 from engine.battle.state import LAST_TURN, Battle, BattleStep
+from engine.battleland import Battleland
 from engine.events import Event
 from engine.game.battle_flow import battle_of
 from engine.game.state import GameState
@@ -60,17 +62,19 @@ def _owner(state: GameState, marker: str) -> str:
     return f"{marker} ({player.name}, {player.colour or 'no colour'})"
 
 
-def fighter_text(fighter: Fighter) -> str:
-    """``Troll (C3, 2 hits)``; ``Ogre (D4, slain)``."""
+def fighter_text(fighter: Fighter, land: Battleland | None = None) -> str:
+    """``Troll (C3, 2 hits)``; ``Ogre (D4, slain)``; on ``land``, with the ground where it
+    is not plain and level: ``Troll (B2, Bramble, 2 hits)``."""
+    parts = [fighter.hex, *ground_of(land, fighter.hex)]
     if not fighter.alive:
-        return f"{fighter.name} ({fighter.hex}, slain)"
-    if fighter.hits:
-        return f"{fighter.name} ({fighter.hex}, {plural(fighter.hits, 'hit')})"
-    return f"{fighter.name} ({fighter.hex})"
+        parts.append("slain")
+    elif fighter.hits:
+        parts.append(plural(fighter.hits, "hit"))
+    return f"{fighter.name} ({', '.join(parts)})"
 
 
 def _side_lines(state: GameState, battle: Battle, side: Side) -> list[str]:
-    on_board = ", ".join(fighter_text(f) for f in battle.fighters(side)) or "nobody"
+    on_board = ", ".join(fighter_text(f, battle.land) for f in battle.fighters(side)) or "nobody"
     lines = [f"{side.value.capitalize()} {_owner(state, battle.marker(side))}: {on_board}"]
     if battle.waiting(side):
         lines.append(f"  off the board: {listing(battle.waiting(side))}")
@@ -91,6 +95,7 @@ def battle_text(state: GameState) -> str:
         f"turn {battle.turn} of {LAST_TURN}, the {battle.phasing.value} moves "
         f"({battle.step.value})"
     ]
+    lines.append(f"Ground: {ground_text(battle.land)}")
     for side in (Side.ATTACKER, Side.DEFENDER):
         lines += _side_lines(state, battle, side)
     if battle.decider is not None:

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from bot.legality import legal
+from bot.narration.ground import hex_words
 from bot.narration.table import listing
 from bot.offers.labels import describe, fighter_words, offer
 from bot.offers.model import MAX_OPTIONS, Choices, Menu, Offer, grouped, laid_out
@@ -20,7 +21,6 @@ from bot.offers.steps import Step, back, branch, kind, of_types
 from bot.replies import BattleMarks, Picture, PictureKind
 from bot.syntax import words as w
 from engine.battle.position import Side
-from engine.battleland import PLAIN, Battleland
 from engine.errors import IllegalAction
 from engine.game import actions as a
 from engine.game import battle_actions as b
@@ -81,18 +81,6 @@ def maneuver_step(state: GameState, seat: int, words: Sequence[str]) -> Step:
     leaves = [offer(x, state, hex_words(land, x.to)) for x in sorted(ends, key=lambda x: x.to)]
     text = f"Move {_who(state, mover)} to:"
     return Step(text, laid_out(leaves, "To the hex…"), _reach(state, mover, ends))
-
-
-def hex_words(land: Battleland | None, label: str) -> str:
-    """A hex with what stands on it where it is not plain ground: ``B2 (Bramble)``,
-    ``D4 (Volcano, elevation 2)``, ``C3 (elevation 1)`` (RULES §8.2: hazards and heights shape
-    every move and blow)."""
-    if land is None:
-        return label
-    found = land.hex(label)
-    parts = [found.hazard] if found.hazard != PLAIN else []
-    parts += [f"elevation {found.elevation}"] if found.elevation else []
-    return f"{label} ({', '.join(parts)})" if parts else label
 
 
 def _reach(state: GameState, mover: str, ends: Sequence[b.Maneuver]) -> Picture | None:
