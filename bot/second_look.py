@@ -156,21 +156,25 @@ def _conceding(state: GameState, seat: int, action: a.Action) -> str | None:
     engagement, mine = engaged
     own = _marker(engagement, mine)
     lost = f"your legion {_legion_words(state, own)} is eliminated"
-    if state.legions[own].has_titan:
-        lost += f": your Titan with it, and {OUT} (RULES §12.1)"
+    titan = state.legions[own].has_titan
+    if titan:
+        lost += f": your Titan with it, and {OUT}"
+    out = ", §12.1" if titan else ""  # the rule of a lost Titan, cited once with the other
     battle = battle_of(state)
     if battle is None:
-        return f"Conceding the engagement: {lost} (RULES §5.6)."
+        return f"Conceding the engagement: {lost} (RULES §5.6{out})."
     if isinstance(action, b.ConcedeInstead):
         if battle.concession is not None and battle.concession.countered:
             return (
                 "Insisting on conceding: a roll-off decides who concedes, the higher roller "
-                f"(errata 9.4, E25). If it is you, {lost}."
+                f"(errata 9.4, E25). If it is you, {lost}" + (" (RULES §12.1)." if titan else ".")
             )
-        return f"Conceding the battle instead: {lost} (RULES §5.8)."
+        return f"Conceding the battle instead: {lost} (RULES §5.8{out})."
     if concede_mode(battle, mine) is ConcedeMode.ATTEMPT:
-        return f"You offer to concede the battle; if your opponent accepts, {lost} (RULES §5.8)."
-    return f"Conceding the battle: {lost} (RULES §5.8)."
+        return (
+            f"You offer to concede the battle; if your opponent accepts, {lost} (RULES §5.8{out})."
+        )
+    return f"Conceding the battle: {lost} (RULES §5.8{out})."
 
 
 def _withdrawing(state: GameState, seat: int) -> str:

@@ -42,6 +42,15 @@ def test_conceding_an_engagement_says_the_legion_is_lost():
     )
 
 
+def test_conceding_with_ones_titan_says_the_game_is_lost_citing_both_rules_once():
+    state, _ = act(negotiating(), 1, a.NoMoreProposals())
+    assert to_act(state) == 0
+    assert cost(state, 0, a.Concede()) == (
+        "Conceding the engagement: your legion Bk01 (Titan, Troll ×2) is eliminated: your "
+        "Titan with it, and you are out of the game (RULES §5.6, §12.1)."
+    )
+
+
 def test_a_deal_that_eliminates_ones_own_titan_says_the_game_is_lost():
     state = negotiating()
     state, _ = act(state, 1, a.Propose((Proposal(ATT),)))
