@@ -10,6 +10,7 @@ terminal, the commands listed: :mod:`bot.console`).
 from __future__ import annotations
 
 from bot.context import Context
+from bot.legality import legal
 from bot.narration.describe import waiting_for
 from bot.offers import KINDS, Offers, step
 from bot.offers.board import current_kind
@@ -43,6 +44,10 @@ async def choices(ctx: Context, game: Game | None, args: Args) -> Replies:
     if name not in KINDS:
         kinds = ", ".join(KINDS)
         raise InvalidNotation(f"choices: {name!r} is not a kind of decision ({kinds})")
+    if not any(isinstance(x, KINDS[name].actions) for x in legal(state, seat)):
+        raise NotYourTurn(
+            f"`choices {name}` has nothing for you now: the game waits for you to {task}"
+        )
     found = step(state, seat, name, words)
     text = found.text
     if len(text) > MAX_TEXT:

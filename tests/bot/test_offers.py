@@ -145,6 +145,11 @@ async def test_the_muster_step_is_asked_for_and_its_options_reach_the_owner_alon
     assert replies.error and "it is not your turn: the game waits for" in replies.ephemeral.text
     stranger = await service.submit(Place(5), caller(5, 9), "choices muster")
     assert stranger.error and "not playing" in stranger.ephemeral.text
+    elsewhere = await service.submit(Place(5), caller(5, seat), "choices move")
+    assert elsewhere.error and elsewhere.ephemeral.text.endswith(
+        "`choices move` has nothing for you now: the game waits for you to muster "
+        "(`muster LEGION CHARACTER`) or end the turn (`done`)"
+    ), elsewhere.ephemeral.text
     mine = await service.submit(Place(5), caller(5, seat), "choices muster")
     assert not mine.error and mine.public is None and not mine.private
     offers = mine.ephemeral.offers
