@@ -14,7 +14,10 @@ from typing import Any
 from bot.narration.table import article, listing, proposal_text
 from bot.offers.model import MAX_LABEL, Offer, Style
 from bot.syntax import format_action
+from engine.battle.rangestrike import rangestrike_values
 from engine.battle.state import BattleStep
+from engine.battle.strike import strike_values
+from engine.errors import IllegalStrike
 from engine.game import actions as a
 from engine.game import battle_actions as b
 from engine.game.battle_flow import battle_of
@@ -186,16 +189,34 @@ def _strike(action: b.Strike, state: GameState | None) -> str:
     if action.dice is not None or action.strike_number is not None:
         dice = f"{action.dice} dice" if action.dice is not None else "all dice"
         at = f" at {action.strike_number}" if action.strike_number is not None else ""
-        text += f" with {dice}{at}, to carry over"
-    return text
+        return text + f" with {dice}{at}, to carry over"
+    return text + _odds(state, action)
 
 
 def _rangestrike(action: b.Rangestrike, state: GameState | None) -> str:
     target = fighter_words(state, action.target)
     text = f"{fighter_words(state, action.striker)} rangestrikes {target}"
     if action.strike_number is not None:
-        text += f" at {action.strike_number}"
-    return text
+        return text + f" at {action.strike_number}"
+    return text + _odds(state, action)
+
+
+def _odds(state: GameState | None, action: b.Strike | b.Rangestrike) -> str:
+    """``: 6 dice at 4+``, the dice and strike number of a natural strike or rangestrike
+    (RULES §9.2–9.3, §10.3–10.7), so the choice shows what it is worth."""
+    battle = battle_of(state) if state is not None else None
+    if battle is None:
+        return ""
+    position = battle.position
+    striker, target = position.at(action.striker), position.at(action.target)
+    if striker is None or target is None:
+        return ""
+    reckon = rangestrike_values if isinstance(action, b.Rangestrike) else strike_values
+    try:
+        values = reckon(position, striker, target)
+    except IllegalStrike:
+        return ""
+    return f": {values.dice} {'die' if values.dice == 1 else 'dice'} at {values.strike_number}+"
 
 
 def _concede_instead(action: b.ConcedeInstead, state: GameState | None) -> str:
