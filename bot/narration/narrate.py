@@ -13,16 +13,25 @@ from enum import Enum
 
 from bot.narration import battle_events as _battle  # noqa: F401  (registers the battle's narrators)
 from bot.narration import game_events as _game  # noqa: F401  (registers the game's narrators)
+from bot.narration.runs import run_line
 from bot.narration.table import NARRATORS, Names, Narrator, listing, narrator, plural, proposal_text
 from engine.events import Event
 from engine.game.events import BattleBegun, EngagementBegun, MarkersInherited
 
 
 def narrate(events: Iterable[Event], names: Names, seat: int | None = None) -> list[str]:
-    """The lines ``seat`` (None: everyone) may read. Private events are left out for None."""
+    """The lines ``seat`` (None: everyone) may read. Private events are left out for None;
+    runs of like events are told in one line (:mod:`bot.narration.runs`)."""
     lines = []
     seen = [e for e in events if e.visible_to(seat)]
+    folded_until = 0
     for index, event in enumerate(seen):
+        if index < folded_until:
+            continue
+        if (run := run_line(seen, index, names)) is not None:
+            lines.append(run[0])
+            folded_until = index + run[1]
+            continue
         if isinstance(event, EngagementBegun | BattleBegun):
             names.engaged(event.attacker, event.defender)
         names.upcoming = seen[index + 1] if index + 1 < len(seen) else None

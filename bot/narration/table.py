@@ -80,6 +80,10 @@ class Names:
     def seat(self, seat: int | None) -> str:
         return self._seats.get(seat, "nobody") if seat is not None else "nobody"
 
+    def owner(self, marker: str) -> str | None:
+        """The name of the player ``marker`` belongs to, when it is known."""
+        return self._markers.get(marker)
+
     def legion(self, marker: str) -> str:
         """``Bk01 (Ann)``."""
         owner = self._markers.get(marker)

@@ -232,7 +232,14 @@ async def test_history_names_an_eliminated_players_legions_after_him(service):
     assert taken is not None, history  # (the agent's game ends by a lost Titan)
     handed = set(taken[1].split(", "))
     before = history[: taken.start()]
-    named = re.findall(r"\b([A-Z][a-z]\d\d) \(([^)]+)\)", before)
+    # "P1's legions are eliminated: Rd02 (Angel, Ogre), Rd03 (Lion)." names them once, first
+    folded = r"([^.]+?)'s legions are eliminated: ((?:[A-Z][a-z]\d\d \([^)]*\)(?:, )?)+)\."
+    named = [
+        (marker, run[1].strip())
+        for run in re.finditer(folded, before)
+        for marker in re.findall(r"([A-Z][a-z]\d\d) \(", run[2])
+    ]
+    named += re.findall(r"\b([A-Z][a-z]\d\d) \(([^)]+)\)", re.sub(folded, "", before))
     assert {m for m, _ in named} & handed
     assert all(owner == loser.name for marker, owner in named if marker in handed), named
 
