@@ -45,7 +45,10 @@ def own_legions_text(state: GameState, seat: int) -> str:
     """The private list a player receives after a change."""
     own = sorted(state.legions_of(seat), key=lambda leg: leg.marker)
     lines = [legion_text(legion_view(state, leg, seat)) for leg in own]
-    return "Your legions:\n" + ("\n".join(lines) if lines else "none")
+    if lines:
+        return "Your legions:\n" + "\n".join(lines)
+    out = " left: you are out of the game" if state.player(seat).eliminated else ""
+    return f"Your legions: none{out}."
 
 
 def contents_by_seat(state: GameState | None) -> dict[int, dict[str, tuple[str, ...]]]:
