@@ -205,8 +205,7 @@ def summon_step(state: GameState, seat: int, words: Sequence[str]) -> Step:
     are many)."""
     choices = _by_first_word(state, seat, words, "summon", a.Summon, "From {}")
     some = any(o.command.startswith("summon") for o in choices)
-    text = "Summon an Angel or Archangel into the battle (RULES §7.2):" if some else (
-        "Nothing can be summoned now.")  # fmt: skip
+    text = "Summon an Angel or Archangel into the battle (RULES §7.2):" if some else NO_DONOR
     return Step(text, laid_out(choices, "Summon…"))
 
 
@@ -216,5 +215,23 @@ def reinforce_step(state: GameState, seat: int, words: Sequence[str]) -> Step:
     choices = _by_first_word(state, seat, words, "reinforce", a.Reinforce, "Reinforce with {}")
     battle = battle_of(state)
     legion = battle.legion(Side.DEFENDER) if battle is not None else ()
-    text = f"Reinforce the defender ({listing(legion)}), least revealing first (RULES §6.6):"
+    some = any(o.command.startswith("reinforce") for o in choices)
+    text = (
+        f"Reinforce the defender ({listing(legion)}), least revealing first (RULES §6.6):"
+        if some
+        else no_recruit(f"the defender ({listing(legion)})")
+    )
     return Step(text, laid_out(choices, "Reinforce…"))
+
+
+NO_DONOR = (
+    "No legion of yours can send an Angel or Archangel now (the donor must hold one and "
+    "stand away from any enemy, RULES §7.2): pass the summon."
+)
+"""A summon offered that none of one's legions can answer (offered all the same: passing
+it at once would tell the others where one's lords are not, RULES §1.7)."""
+
+
+def no_recruit(legion: str) -> str:
+    """A reinforcement offered that nothing in ``legion`` qualifies for (RULES §6.6)."""
+    return f"Nothing can reinforce {legion} in this land now (RULES §6.6): pass it."

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from bot.legality import legal
 from bot.narration.describe import legion_text
 from bot.narration.table import listing
+from bot.offers.battle_steps import NO_DONOR, no_recruit
 from bot.offers.labels import offer
 from bot.offers.model import Offer, laid_out
 from bot.offers.steps import Step, kind, of_types
@@ -84,5 +85,17 @@ def aftermath_step(state: GameState, seat: int, words: Sequence[str]) -> Step:
     found = [
         offer(x, state) for x in of_types(actions, a.Summon, a.Reinforce, a.Acquire, a.Decline)
     ]
-    text = "After the engagement:" if len(found) > 1 else "Nothing more to do here."
-    return Step(text, laid_out(found, "Choose…"))
+    return Step(_aftermath_text(state, len(found) > 1), laid_out(found, "Choose…"))
+
+
+def _aftermath_text(state: GameState, choosing: bool) -> str:
+    """What the winner's step says: the choice, or why only passing is left."""
+    engagement = state.engagement
+    aftermath = engagement.aftermath if engagement is not None else None
+    if choosing or engagement is None or aftermath is None:
+        return "After the engagement:"
+    if aftermath.may_summon:
+        return NO_DONOR
+    if aftermath.may_reinforce:
+        return no_recruit(engagement.defender)
+    return "Nothing more to do here."
