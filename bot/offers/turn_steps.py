@@ -25,6 +25,7 @@ from engine.game import actions as a
 from engine.game.apply import apply
 from engine.game.state import GameState
 from engine.game.view import legion_view
+from engine.movement import MoveKind
 
 OCCURRENCE = "~"
 """Marks the second and later of equal characters in a menu (``Ogre~2``): a menu's
@@ -146,6 +147,11 @@ def move_step(state: GameState, seat: int, words: Sequence[str]) -> Step:
         raise IllegalAction(f"{marker} has no move now (it moved, or nothing is in reach)")
     if len(words) == 1:
         return _move_lands(state, seat, marker, mine)
+    if words[1].lower() == TELEPORTS:
+        far = [x for x in mine if x.land in _teleport_only(mine)]
+        if not far:
+            raise IllegalAction(f"{marker} has no teleport now (RULES §4.4-4.5)")
+        return _move_lands(state, seat, marker, far, teleports=True)
     try:
         land = int(words[1])
     except ValueError:
@@ -188,9 +194,28 @@ def _move_start(state: GameState, seat: int, actions: list[a.Action], moves: lis
     return Step("\n".join(lines), _joined(choices, taking, Choices(tuple(done))), picture)
 
 
-def _move_lands(state: GameState, seat: int, marker: str, moves: list[a.Move]) -> Step:
-    lands = list(dict.fromkeys(x.land for x in moves))
-    lands.sort()
+TELEPORTS = "teleport"
+"""The word of the step listing a legion's lands reached by teleport alone."""
+
+
+def _teleport_only(moves: Sequence[a.Move]) -> set[int]:
+    """The lands of ``moves`` that only a teleport reaches (RULES §4.4-4.5)."""
+    normal = {x.land for x in moves if x.kind in (None, MoveKind.NORMAL)}
+    return {x.land for x in moves} - normal
+
+
+def _move_lands(
+    state: GameState, seat: int, marker: str, moves: list[a.Move], *, teleports: bool = False
+) -> Step:
+    """Where ``marker`` may go. When the lands do not fit one menu, those only a teleport
+    reaches (a 6 from a Tower reaches some 60) wait one step further, so the few a normal
+    move reaches come first."""
+    far = set() if teleports else _teleport_only(moves)
+    lands = sorted({x.land for x in moves})
+    if far and len(far) < len(lands) and len(lands) > MAX_OPTIONS:
+        lands = [land for land in lands if land not in far]
+    else:
+        far = set()
     options = []
     for land in lands:
         ways = [x for x in moves if x.land == land]
@@ -201,9 +226,14 @@ def _move_lands(state: GameState, seat: int, marker: str, moves: list[a.Move]) -
         else:
             options.append(branch(land_words(land), "move", marker, str(land),
                                   detail=f"{plural(len(ways), 'way')} to go there"))  # fmt: skip
-    text = f"{_legion_line(state, seat, marker)}, rolled {state.turn.roll}: where to?"
+    if far:
+        label = f"Teleport: {plural(len(far), 'more land')}"
+        options.append(branch(label, "move", marker, TELEPORTS))
+    where = "where to by teleport" if teleports else "where to"
+    text = f"{_legion_line(state, seat, marker)}, rolled {state.turn.roll}: {where}?"
     lands_choices = laid_out(options, "Where to…", spare_rows=4)
-    return Step(text, _joined(lands_choices, Choices((back("move"),))), _board(state, seat, marker))
+    home = back("move", marker) if teleports else back("move")
+    return Step(text, _joined(lands_choices, Choices((home,))), _board(state, seat, marker))
 
 
 def _joined(*parts: Choices) -> Choices:

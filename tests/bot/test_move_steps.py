@@ -1,0 +1,49 @@
+"""Where a legion may go, in the order a player looks: when the lands do not fit one menu
+(a 6 from a Tower with a lord reaches some 60 by teleport, RULES §4.4), the few a normal
+move reaches come first and the teleport-only lands wait one step further."""
+
+from __future__ import annotations
+
+from bot.offers import step
+from bot.offers.model import MAX_OPTIONS
+from bot.offers.turn_steps import TELEPORTS
+from engine.game import actions as a
+from engine.game.legal import legal_actions
+from tests.engine.game.helpers import pos
+
+#: Black's Angel and Ogre in Tower 100, a 6 rolled: normal moves and tower teleports.
+TOWER_SIX = "Bk01@100:Angel,Ogre Rd01@600:Titan | turn=Bk phase=move roll=6"
+#: The same legion on a 1: a few normal moves, no teleport.
+PLAIN_ONE = "Bk01@100:Angel,Ogre Rd01@600:Titan | turn=Bk phase=move roll=1"
+
+
+def lands(state) -> tuple[set[int], set[int]]:
+    """Black's lands reached by a normal move, and by a teleport alone."""
+    moves = [x for x in legal_actions(state, 0) if isinstance(x, a.Move)]
+    normal = {x.land for x in moves if x.kind is None}
+    return normal, {x.land for x in moves} - normal
+
+
+def test_a_six_from_a_tower_offers_the_normal_lands_first_and_the_teleports_a_step_on():
+    state = pos(TOWER_SIX)
+    normal, far = lands(state)
+    assert normal and len(normal | far) > MAX_OPTIONS
+    first = step(state, 0, "move", ["Bk01"]).choices.offers()
+    shown = {int(o.label.split()[0]) for o in first if o.label[0].isdigit()}
+    assert shown == normal
+    [teleport] = [o for o in first if o.label.startswith("Teleport")]
+    assert teleport.label == f"Teleport: {len(far)} more lands…"
+    assert teleport.command == f"choices move Bk01 {TELEPORTS}"
+    second = step(state, 0, "move", ["Bk01", TELEPORTS]).choices.offers()
+    assert {int(o.label.split()[0]) for o in second if o.label[0].isdigit()} == far
+    assert all("by tower teleport" in o.label for o in second if o.label[0].isdigit())
+    assert [o.command for o in second if o.label == "Back"] == ["choices move Bk01"]
+
+
+def test_lands_that_fit_one_menu_are_offered_together():
+    state = pos(PLAIN_ONE)
+    normal, far = lands(state)
+    assert normal and not far
+    offers = step(state, 0, "move", ["Bk01"]).choices.offers()
+    assert {int(o.label.split()[0]) for o in offers if o.label[0].isdigit()} == normal
+    assert not any(o.label.startswith("Teleport") for o in offers)
