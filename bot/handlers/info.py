@@ -52,15 +52,15 @@ ENGAGING = tuple(e.__name__ for e in ENGAGING_EVENTS)
 """Their names, which the log's text of the actions holding them contains."""
 
 
-def clip(lines: list[str], limit: int = MAX_TEXT, *, latest: bool = False) -> str:
+def clip(lines: list[str], limit: int = MAX_TEXT, *, latest: bool = False, rest: str = "") -> str:
     """Join ``lines`` within ``limit`` characters, dropping the tail (or with ``latest``,
-    the head) and saying how many lines were left out."""
+    the head) and saying how many lines were left out (and ``rest``: where to find them)."""
     ordered = lines[::-1] if latest else lines
     kept: list[str] = []
     size = 0
     for index, line in enumerate(ordered):
-        if size + len(line) + 1 > limit - 30:
-            kept.append(f"… and {len(ordered) - index} more")
+        if size + len(line) + 1 > limit - 30 - len(rest):
+            kept.append(f"… and {len(ordered) - index} more{rest}")
             break
         kept.append(line)
         size += len(line) + 1
@@ -264,7 +264,8 @@ async def legal(ctx: Context, game: Game | None, args: Args) -> Replies:
     if seat is None:
         raise IllegalAction("you are not playing in this game (you may watch: `status`)")
     commands = [f"`{format_action(action)}`" for action in legal_actions(state, seat)]
-    return Replies.answer(clip(["You may:", *commands]))
+    steps = ": `choices` goes through them a step at a time"
+    return Replies.answer(clip(["You may:", *commands], rest=steps))
 
 
 async def creature(ctx: Context, game: Game | None, args: Args) -> Replies:

@@ -263,3 +263,6 @@ def test_long_answers_are_clipped_keeping_the_right_end():
     tail = clip(lines, 100, latest=True)
     assert tail.startswith("…") and tail.endswith("line 999") and len(tail) <= 100
     assert clip(["a", "b"]) == "a\nb"
+    hinted = clip(lines, 200, rest=": `choices` goes through them")
+    assert hinted.endswith("more: `choices` goes through them") and len(hinted) <= 200
+    assert clip(["a", "b"], rest=": elsewhere") == "a\nb"  # said only when lines are left out
