@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from bot.narration.battle_text import battle_task
-from bot.narration.narrate import listing, plural
+from bot.narration.narrate import listing, plural, proposal_text
 from bot.narration.turns import turn_phrase
 from engine.game.legal import to_act
 from engine.game.state import GameState, Phase, Stage
@@ -97,8 +97,9 @@ def _task(state: GameState) -> str:
 
 
 def status_text(state: GameState, viewer: int | None = None) -> str:
-    """Turn, phase, scores and who must act; the engagement's proposals only for its two
-    players (RULES §5.4: the negotiation is theirs), as :func:`view` shows them."""
+    """Turn, phase, scores and who must act; the engagement's proposals, with their terms,
+    only for its two players and while they negotiate (RULES §5.4: the negotiation is
+    theirs), as :func:`view` shows them."""
     seat, task = waiting_for(state)
     lines = [_turn_line(state)]
     engagement = state.engagement
@@ -110,8 +111,12 @@ def status_text(state: GameState, viewer: int | None = None) -> str:
             f"{engagement.defender} ({defender}), {engagement.stage.value}"
         )
         seen = view(state, viewer).engagement
-        proposals = seen.proposals if seen is not None else ()
-        lines += [f"  proposal #{o.number} by the {o.by.value}" for o in proposals]
+        talking = engagement.stage is Stage.NEGOTIATE  # a battle or its end makes them moot
+        proposals = seen.proposals if seen is not None and talking else ()
+        lines += [
+            f"  proposal #{o.number} by the {o.by.value}: {proposal_text(o.proposal)}"
+            for o in proposals
+        ]
     lines += [_score_line(state, p.seat) for p in state.players]
     if state.result is not None:
         winners = " and ".join(_name(state, s) for s in state.result.winners)

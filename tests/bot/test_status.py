@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 
 from bot.context import Place
+from bot.narration.table import proposal_text
 from engine.game import actions as a
 from engine.game.legal import legal_actions, to_act
 from engine.game.state import Stage
@@ -35,8 +36,25 @@ async def test_proposals_are_listed_only_to_the_engaged_players(service):
     else:
         raise AssertionError("no proposal was made")
     owners = {state.legions[m].owner for m in (engagement.attacker, engagement.defender)}
+    [first] = engagement.proposals
+    terms = f"proposal #1 by the {first.by.value}: {proposal_text(first.proposal)}"
     for reader in range(3):
         text = (await service.submit(HERE, caller(CHANNEL, reader), "status")).ephemeral.text
+        assert (terms in text) == (reader in owners), (reader, text)
         assert ("proposal #1" in text) == (reader in owners), (reader, text)
     spectator = (await service.submit(HERE, caller(CHANNEL, 50), "status")).ephemeral.text
     assert "proposal" not in spectator and f"Engagement in {engagement.land}" in spectator
+    # Once the battle is chosen the proposals are moot, and no longer listed.
+    game = await service.game_in(CHANNEL)
+    while game.state.engagement is not None and game.state.engagement.stage is Stage.NEGOTIATE:
+        seat = to_act(game.state)
+        fight = [
+            x for x in legal_actions(game.state, seat) if isinstance(x, a.NoMoreProposals | a.Fight)
+        ]
+        assert fight, legal_actions(game.state, seat)
+        assert not (await service.act(HERE, caller(CHANNEL, seat), fight[0])).error
+        game = await service.game_in(CHANNEL)
+    assert game.state.engagement is not None and game.state.engagement.stage is Stage.BATTLE
+    for reader in owners:
+        text = (await service.submit(HERE, caller(CHANNEL, reader), "status")).ephemeral.text
+        assert "proposal" not in text and f"Engagement in {engagement.land}" in text, text
