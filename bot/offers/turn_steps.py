@@ -148,7 +148,8 @@ def move_step(state: GameState, seat: int, words: Sequence[str]) -> Step:
     if len(words) == 1:
         return _move_lands(state, seat, marker, mine)
     if words[1].lower() == TELEPORTS:
-        far = [x for x in mine if x.land in _teleport_only(mine)]
+        only = _teleport_only(mine)
+        far = [x for x in mine if x.land in only]
         if not far:
             raise IllegalAction(f"{marker} has no teleport now (RULES §4.4-4.5)")
         return _move_lands(state, seat, marker, far, teleports=True)
