@@ -148,14 +148,15 @@ class Driver:
         seat = to_act(found[2])
         assert seat is not None
         choices = [x for x in legal_actions(found[2], seat) if not isinstance(x, NOT_PLAYED)]
-        done = await self.play(pick(choices, self.rng, fighting=True))
+        done = await self.play(pick(choices, self.rng, fighting=True), found)
         self.ways[done.how] = self.ways.get(done.how, 0) + 1
         return done
 
-    async def play(self, action: a.Action) -> Step:
+    async def play(self, action: a.Action, found: tuple[int, int, GameState] | None = None) -> Step:
         """Give ``action`` for the player the game waits for, as a player would (by
-        clicks, or now and then as the command), and read back what happened."""
-        found = await self.state()
+        clicks, or now and then as the command), and read back what happened (``found``:
+        the game as :meth:`state` just read it)."""
+        found = found or await self.state()
         assert found is not None, "the game is over"
         game_id, n, state = found
         seat = to_act(state)
