@@ -26,7 +26,9 @@ from engine.characters import CHARACTERS, titan_power
 from engine.codec import decode, encode
 from engine.events import Event
 from engine.game import actions as a
+from engine.game import battle_actions as b
 from engine.game.apply import apply, new_game
+from engine.game.forced import forced_action
 from engine.game.legal import legal_actions, to_act
 from engine.game.state import GameState, Phase, Stage
 from tests.engine.game.helpers import wiped_out
@@ -154,6 +156,7 @@ def check_expensive(state: GameState) -> None:
         return
     for action in legal_actions(state, seat):
         apply(state, seat, action)
+    check_forced(state, seat)
     for other in range(len(state.players)):
         if other != seat:
             theirs = legal_actions(state, other)
@@ -161,6 +164,25 @@ def check_expensive(state: GameState) -> None:
             for action in theirs:
                 if isinstance(action, a.Reveal):
                     apply(state, other, action)
+
+
+def check_forced(state: GameState, seat: int) -> None:
+    """A forced battle action (``autostrike``) is legal and leaves no other choice: the
+    other actions are strikes of other characters, conceding, or open at any time."""
+    forced = forced_action(state, seat)
+    assert all(
+        forced_action(state, other) is None for other in range(len(state.players)) if other != seat
+    )
+    if forced is None:
+        return
+    SEEN["forced"] += 1
+    legal = legal_actions(state, seat)
+    assert forced in legal
+    others = [x for x in legal if x != forced and not isinstance(x, (*ANYTIME, a.Concede))]
+    if isinstance(forced, b.Strike):
+        assert all(isinstance(x, b.Strike) and x.striker != forced.striker for x in others)
+    else:
+        assert others == []
 
 
 def play(seed: int) -> GameState:
@@ -204,6 +226,6 @@ def test_random_battles_cover_the_battle_rules():
         "DriftDamage", "LeftOff", "EntrantArrived", "EntrantReturned", "LordSummoned",
         "ConcessionAttempted", "ConcededInstead", "ConcessionRollOff", "AcceptConcession",
         "ended: Titan slain", "ended: legion wiped out", "ended: concession",
-        "ended: mutual elimination", "Reinforce", "Summon",
+        "ended: mutual elimination", "Reinforce", "Summon", "forced",
     }  # fmt: skip
     assert not wanted - set(SEEN), f"never seen: {sorted(wanted - set(SEEN))}"
