@@ -120,6 +120,9 @@ def now() -> str:
     return datetime.now(UTC).isoformat(timespec="milliseconds")
 
 
+STRIKES = "%STRIKE:%"
+"""How the clock's key of a battle's strikes or counterstrikes reads (a LIKE pattern over
+:func:`bot.schedule.decisions.decision_of`'s keys, which hold the battle's step)."""
 _GAME_COLUMNS = (
     "id, channel, guild, status, settings, seed_text, created_at, updated_at, damaged, salt,"
     " revision, pledge"
@@ -222,15 +225,27 @@ async def game(db: Connection, game_id: int) -> GameRow | None:
     return _game(row) if row else None
 
 
-async def active_games_waiting_for_ai(db: Connection) -> list[tuple[int, int | None]]:
+async def active_games_waiting_for_ai(
+    db: Connection, user: int | None = None
+) -> list[tuple[int, int | None]]:
     """The channel and guild of every active game that waits for a computer seat (ids
     below zero): its clock's seat (see :mod:`bot.storage.due`) is one, or it has one and
-    no clock yet (stored before clocks). A game with computer seats that waits for a
-    human is not among them: a start-up loads only the games it must advance."""
+    no clock yet (stored before clocks); or that waits for the strikes of a player who
+    turned ``autostrike`` on (which may be forced, :mod:`bot.handlers.forced`). A game
+    with computer seats that waits for a human is not among them: a start-up loads only
+    the games it must advance. With ``user``, only the games waiting for that player's
+    strikes."""
+    striking = "s.seat = c.seat AND u.autostrike = 1 AND c.decision LIKE ?"
+    which = f"s.user < 0 AND (c.game IS NULL OR s.seat = c.seat) OR {striking}"
+    values: tuple[int, ...] = ()
+    if user is not None:
+        which, values = f"s.user = ? AND {striking}", (user,)
     async with db.execute(
         "SELECT g.channel, g.guild FROM games g LEFT JOIN clocks c ON c.game = g.id"
-        " WHERE g.status = 'active' AND EXISTS (SELECT 1 FROM seats s WHERE s.game = g.id"
-        " AND s.user < 0 AND (c.game IS NULL OR s.seat = c.seat)) ORDER BY g.channel"
+        " WHERE g.status = 'active' AND EXISTS (SELECT 1 FROM seats s"
+        f" LEFT JOIN users u ON u.id = s.user WHERE s.game = g.id AND ({which}))"
+        " ORDER BY g.channel",
+        (*values, STRIKES),
     ) as cursor:
         return [(int(r[0]), r[1]) async for r in cursor]
 

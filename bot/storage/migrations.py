@@ -324,4 +324,10 @@ MIGRATIONS: tuple[str, ...] = (
     """
     ALTER TABLE seats ADD COLUMN level TEXT CHECK (level IN ('easy', 'normal', 'hard'));
     """,
+    # 17: a user's ``autostrike``: the battle decisions that leave them no choice are made
+    # for them at once (engine.game.forced); off unless they turn it on.
+    """
+    ALTER TABLE users ADD COLUMN autostrike INTEGER NOT NULL DEFAULT 0
+        CHECK (autostrike IN (0, 1));
+    """,
 )

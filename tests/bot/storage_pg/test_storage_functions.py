@@ -10,7 +10,7 @@ from typing import Any, cast
 import asyncpg
 import pytest
 
-from bot.storage import dms, due, games, outbox, tournaments
+from bot.storage import autostrike, dms, due, games, outbox, tournaments
 from bot.storage.connection import Connection
 from bot.storage.database import Database
 from bot.storage.games import SeatRow, Status
@@ -58,6 +58,11 @@ async def scenario(store: Any, monkeypatch: pytest.MonkeyPatch) -> dict[str, Any
         seen["damaged"] = await games.mark_damaged(db, second, "a test")
         seen["damaged_again"] = await games.mark_damaged(db, second, "again")
         await dms.set_dms_closed(db, ALICE, True)
+        await autostrike.set_autostrike(db, ALICE, True)
+        await autostrike.set_autostrike(db, BOB, True)
+        await autostrike.set_autostrike(db, BOB, False)
+        struck = "1:5:ENGAGE:0:6:BATTLE:ATTACKER:0:2:DEFENDER:COUNTERSTRIKE:"
+        await due.set_clock(db, first, due.Clock(1, struck, 100.0, None))
         seen["closed"] = await dms.close_dms(db, BOB, "2024-02-02")
         row = await outbox.add(db, game=first, channel=CHANNEL, kind="post", body='{"t": 1}')
         await outbox.add(db, game=first, channel=CHANNEL, kind="dm", body="{}", recipient=BOB)
@@ -85,6 +90,10 @@ async def scenario(store: Any, monkeypatch: pytest.MonkeyPatch) -> dict[str, Any
         seen["game_ids"] = await games.game_ids(db)
         seen["seats"] = await games.seats(db, second)
         seen["waiting_for_ai"] = await games.active_games_waiting_for_ai(db)
+        seen["waiting_for_strikes"] = [
+            await games.active_games_waiting_for_ai(db, user) for user in (ALICE, BOB, -1)
+        ]
+        seen["autostrikers"] = await autostrike.autostrikers(db, [ALICE, BOB, CAROL, -1])
         seen["actions"] = await games.actions(db, first)
         seen["actions_window"] = await games.actions(db, first, 1, 2)
         seen["last_actions"] = await games.last_actions(db, first, 2)
@@ -211,6 +220,9 @@ async def test_the_storage_functions_answer_on_postgresql_as_on_sqlite(
         await postgres.close()
     assert expected["rolled_back"] and expected["damaged"] and not expected["damaged_again"]
     assert expected["place"] == outbox.Place(CHANNEL, 42, "live text", files="d1g3st")
+    assert expected["autostrikers"] == frozenset({ALICE})
+    assert expected["waiting_for_strikes"] == [[(CHANNEL, GUILD)], [], []]
+    assert (CHANNEL, GUILD) in expected["waiting_for_ai"]
     assert set(found) == set(expected)
     for key, value in expected.items():
         assert found[key] == value, key
