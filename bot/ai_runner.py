@@ -37,13 +37,19 @@ import asyncio
 import logging
 import time
 from collections.abc import Sequence
+from dataclasses import dataclass
 
-from bot.context import Place
+from bot.context import Caller, Place
 from bot.handlers.ai_seats import ai_caller, ai_choice, ai_play, waiting_ai
+from bot.handlers.forced import autostrike_caller, forced_turn, made_for_them, marked
+from bot.handlers.play import play
 from bot.ports import RACES, SLICE_SECONDS, GameHost, Slice
 from bot.records.diagnosis import diagnose
+from bot.storage import games as rows
 from bot.storage import leases
 from bot.storage.errors import LostRace
+from bot.storage.record import Game
+from engine.game import actions as a
 
 log = logging.getLogger(__name__)
 
@@ -58,6 +64,16 @@ LEASE = 60.0
 """Seconds a process keeps a game's AI seats to itself without renewing the lease."""
 GIVE_UP_TRIES = 3
 """Tries of letting the leases go when the runner closes."""
+
+
+@dataclass(frozen=True)
+class Turn:
+    """A decision the game makes by itself: whose, given by whom, and the action when it
+    is known already (a forced one; None: the AI thinks it out)."""
+
+    seat: int
+    caller: Caller
+    action: a.Action | None = None
 
 
 class AiRunner:
@@ -91,31 +107,37 @@ class AiRunner:
         races = 0
         try:
             game = await self.service.game_in(channel) if most > 0 else None
+            turn = await self.next_turn(game) if game is not None else None
         except Exception:
             log.exception("channel %s: loading the game for its AI seats failed", channel)
             played.failed = True
             return played
-        if game is None or waiting_ai(game) is None:
+        if game is None or turn is None:
             await self.let_go(channel)
             return played
         if not await self.hold(channel):
             played.elsewhere = True
             return played
         began = time.perf_counter()
-        while game is not None and (seat := waiting_ai(game)) is not None:
+        while game is not None and turn is not None:
             spent = seconds is not None and time.perf_counter() - began >= seconds
             if len(played.chain) >= most or (played.chain and spent):
                 played.more = True
                 return played
-            ai = ai_caller(game, seat)
+            seat = turn.seat
             try:
-                action = await ai_choice(game, seat)
+                action = turn.action
+                if action is None:
+                    action = await ai_choice(game, seat)
                 async with self.service.db.unit() as unit:
-                    replies, game = await ai_play(
-                        self.service.context(place, ai, unit), game, seat, action
-                    )
+                    ctx = self.service.context(place, turn.caller, unit)
+                    if turn.action is None:
+                        replies, game = await ai_play(ctx, game, seat, action)
+                    else:  # a person's forced action: never another in its place
+                        replies, game = await play(ctx, game, action)
+                        replies = marked(replies)
                     self.service.games.remember(channel, game)
-                    replies = await self.service.told(unit, place, ai, replies, None, game)
+                    replies = await self.service.told(unit, place, turn.caller, replies, None, game)
             except LostRace as lost:  # another process moved the game on: go on from there
                 self.service.games.drop(channel)
                 races += 1
@@ -124,6 +146,7 @@ class AiRunner:
                     played.elsewhere = True
                     return played
                 game = await self.service.game_in(channel)
+                turn = await self.next_turn(game) if game is not None else None
                 continue
             except Exception:
                 self.service.games.drop(channel)
@@ -134,8 +157,29 @@ class AiRunner:
             played.chain.append(replies)
             if self.service.on_ai_action is not None:
                 self.service.on_ai_action(game)
+            turn = await self.next_turn(game)
         await self.let_go(channel)
         return played
+
+    async def next_turn(self, game: Game) -> Turn | None:
+        """What ``game`` plays by itself next: an AI seat's decision (its action still to
+        be thought out), or a person's forced battle action when they turned
+        ``autostrike`` on (:mod:`bot.handlers.forced`); None when it waits for a person."""
+        seat = waiting_ai(game)
+        if seat is not None:
+            return Turn(seat, ai_caller(game, seat))
+        forced = forced_turn(game)
+        if forced is None:
+            return None
+        seat = forced.seat
+        try:
+            async with self.service.db.reading() as db:
+                if not await made_for_them(db, game, forced):
+                    return None
+        except Exception:  # the player makes it: the game waits for them as without
+            log.exception("game %s: reading the autostrike of seat %s failed", game.id, seat)
+            return None
+        return Turn(seat, autostrike_caller(game, seat), forced.action)
 
     def busy(self, channel: int) -> bool:
         """Whether a task plays on ``channel``'s game (it will go on after the lock's
@@ -254,6 +298,13 @@ class AiRunner:
         for place in free:
             self.wake(place)
         return len(free)
+
+    async def wake_strikes_of(self, user: int) -> int:
+        """Go on with the games that wait for ``user``'s strikes (they turned
+        ``autostrike`` on: a forced one is made at once); how many were woken."""
+        async with self.service.db.reading() as db:
+            waiting = await rows.active_games_waiting_for_ai(db, user)
+        return await self.sweep(waiting)
 
     async def hold(self, channel: int) -> bool:
         """Take or renew the lease of ``channel``'s AI seats (always held on a database of

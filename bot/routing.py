@@ -23,6 +23,7 @@ WITHOUT_GAME = frozenset(
         "mygames",
         "dms",
         "reminders",
+        "autostrike",
         "quiet",
         "away",
         "tournament",

@@ -319,7 +319,10 @@ class GameService:
         game = await self._prepare(place.channel, command, expect)
         caller = await self._with_standins(caller, game)
         if not stores(command):
-            return await self._dispatch(self.context(place, caller), command=command, game=game)
+            replies = await self._dispatch(self.context(place, caller), command=command, game=game)
+            if isinstance(command, Command) and command.verb == "autostrike":
+                await self.ai.wake_strikes_of(caller.user)  # forced ones are made at once
+            return replies
         run = partial(self._dispatch, command=command)
         replies = await self._stored(place, caller, run, game, reply_to, note, not plays(command))
         if isinstance(command, Command) and command.verb == "tournament":

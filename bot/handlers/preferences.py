@@ -1,7 +1,8 @@
 """A player's own choices, in any channel, at any time: ``dms on|off`` (private news by
 direct message), ``reminders on|off`` and ``quiet HH:MM-HH:MM [ZONE]|off`` (when the
-bot may remind them that a game waits; see :mod:`bot.schedule`); time away is
-:mod:`bot.handlers.away`.
+bot may remind them that a game waits; see :mod:`bot.schedule`), ``autostrike on|off``
+(the battle decisions that leave them no choice are made for them, see
+:mod:`bot.handlers.ai_seats`); time away is :mod:`bot.handlers.away`.
 
 With DMs off, the news of what others did to one's legions is not sent; ``legions``
 shows them at any time, and one's own commands answer with one's own news as before.
@@ -15,6 +16,7 @@ from dataclasses import replace
 from bot.context import Context
 from bot.replies import Replies
 from bot.schedule.quiet import QuietHours
+from bot.storage import autostrike as autostrike_rows
 from bot.storage import dms as dm_rows
 from bot.storage import due
 from bot.storage.record import Game
@@ -78,3 +80,22 @@ async def quiet(ctx: Context, game: Game | None, args: Args) -> Replies:
         f"Quiet hours {hours.start:%H:%M}–{hours.end:%H:%M} ({hours.zone}): a reminder due "
         "then waits for their end."
     )
+
+
+async def autostrike(ctx: Context, game: Game | None, args: Args) -> Replies:
+    """Turn the caller's ``autostrike`` on or off (any channel, any time)."""
+    word = args.take("on or off").lower()
+    args.finish()
+    if word not in CHOICES:
+        raise InvalidNotation(f"autostrike: on or off, not {word!r}")
+    on = not CHOICES[word]
+    async with ctx.db.transaction() as db:
+        await autostrike_rows.set_autostrike(db, ctx.caller.user, on)
+    if on:
+        return Replies.answer(
+            "Autostrike is on: in a battle, when every strike left to you has one target (it "
+            "must be made, RULES §9.1), I make it for you at once, and so with carried-over "
+            "hits only one character can take (§9.4). A choice (two targets, a rangestrike, "
+            "conceding) still waits for you."
+        )
+    return Replies.answer("Autostrike is off: you make every strike yourself.")

@@ -187,6 +187,12 @@ _INFO = (
     ("dms", "dms on|off", "whether I send you private news by direct message", ()),
     ("reminders", "reminders on|off", "whether I remind you that a game waits for you", ()),
     ("quiet", "quiet HH:MM-HH:MM [ZONE]|off", "hours when no reminder wakes you", ()),
+    (
+        "autostrike",
+        "autostrike on|off",
+        "whether I make the battle strikes that leave you no choice",
+        (),
+    ),
     ("ratings", "ratings", "the server's rating leaderboard", ()),
     ("rating", "rating [@user]", "a player's rating and finished games here", ()),
     ("export", "export [GAME]", "organisers: the game's record as a file (every legion)", ()),

@@ -107,6 +107,7 @@ TOPICS: dict[str, Topic] = {
             "titan dms",
             "titan me reminders",
             "titan me quiet",
+            "titan me autostrike",
             "titan me away",
             "titan history",
             "titan info record",

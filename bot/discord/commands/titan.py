@@ -92,7 +92,7 @@ class TitanCommands(
     @command("addai", "Seat an AI player (the host)")
     @app_commands.describe(
         name="its name in the game (default: Bot 1, Bot 2, …)",
-        level="how well it plays: easy (a newcomer can beat it), normal, hard (it searches)",
+        level="easy (a newcomer can beat it), normal or hard (it searches)",
     )
     async def ai(
         self,
@@ -154,7 +154,7 @@ class TitanCommands(
     async def status(self, interaction: TitanInteraction) -> None:
         await run_command(interaction, s.STATUS)
 
-    @command("mygames", "Your open games in every channel, those waiting for you first")
+    @command("mygames", "Your open games, those waiting for you first")
     async def mygames(self, interaction: TitanInteraction) -> None:
         await run_command(interaction, s.MYGAMES)
 
@@ -171,7 +171,7 @@ class TitanCommands(
     async def dms(self, interaction: TitanInteraction, choice: Literal["on", "off"]) -> None:
         await run_command(interaction, s.DMS, choice=choice)
 
-    me = app_commands.Group(name="me", description="Your own choices: reminders, quiet hours")
+    me = app_commands.Group(name="me", description="Your own choices")
 
     @me.command(
         name="reminders",
@@ -183,6 +183,17 @@ class TitanCommands(
         self, interaction: TitanInteraction, choice: Literal["on", "off"]
     ) -> None:
         await run_command(interaction, s.REMINDERS, choice=choice)
+
+    @me.command(
+        name="autostrike",
+        description="Battle strikes with one target each, made for you at once",
+        extras={"verb": "autostrike"},
+    )
+    @app_commands.describe(choice="on: I make them for you; off: you do")
+    async def me_autostrike(
+        self, interaction: TitanInteraction, choice: Literal["on", "off"]
+    ) -> None:
+        await run_command(interaction, s.AUTOSTRIKE, choice=choice)
 
     @me.command(
         name="rating",
@@ -197,7 +208,7 @@ class TitanCommands(
 
     @me.command(
         name="quiet",
-        description="Hours when no reminder wakes you (a reminder then waits)",
+        description="Hours when no reminder wakes you",
         extras={"verb": "quiet"},
     )
     @app_commands.describe(
@@ -294,7 +305,7 @@ class TitanCommands(
         description="A finished game's public record: every action and die, to check",
         extras={"verb": "record"},
     )
-    @app_commands.describe(game="the game's number (default: this channel's latest game)")
+    @app_commands.describe(game="its number (default: this channel's latest game)")
     async def info_record(
         self, interaction: TitanInteraction, game: app_commands.Range[int, 1] | None = None
     ) -> None:
@@ -305,7 +316,7 @@ class TitanCommands(
         description="A finished game's replay: the board, turn by turn",
         extras={"verb": "replay"},
     )
-    @app_commands.describe(game="the game's number (default: this channel's latest game)")
+    @app_commands.describe(game="its number (default: this channel's latest game)")
     async def info_replay(
         self, interaction: TitanInteraction, game: app_commands.Range[int, 1] | None = None
     ) -> None:

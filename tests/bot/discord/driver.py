@@ -24,6 +24,7 @@ from typing import Any, Protocol
 
 from bot.discord import specs as s
 from bot.discord.specs import Spec, show
+from bot.handlers.forced import AUTOSTRIKE
 from bot.offers import Menu, Offer
 from bot.storage import games as rows
 from bot.storage.connection import Backend
@@ -168,11 +169,14 @@ class Driver:
         return Step(how, pushed, self.fake.requests[first:], events)
 
     async def _logged(self, game_id: int, n: int) -> list[Event]:
-        """The events of the actions logged after the first ``n`` (the one just given)."""
+        """The events of the actions logged after the first ``n``: the one just given, and
+        those the game made by itself after it (a player's ``autostrike``)."""
         async with self.service.db.reading() as db:
             logged = await rows.actions(db, game_id, n)
-        assert len(logged) == 1, f"expected one action after #{n}, found {len(logged)}"
-        return events_from_text(logged[0].events)
+        assert logged, f"no action after #{n}"
+        extra = [row.cause for row in logged[1:]]
+        assert logged[0].cause is None and set(extra) <= {AUTOSTRIKE}, extra
+        return [event for row in logged for event in events_from_text(row.events)]
 
     async def _give(
         self, user: int, state: GameState, action: a.Action
