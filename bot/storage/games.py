@@ -123,6 +123,7 @@ def now() -> str:
 STRIKES = "%STRIKE:%"
 """How the clock's key of a battle's strikes or counterstrikes reads (a LIKE pattern over
 :func:`bot.schedule.decisions.decision_of`'s keys, which hold the battle's step)."""
+
 _GAME_COLUMNS = (
     "id, channel, guild, status, settings, seed_text, created_at, updated_at, damaged, salt,"
     " revision, pledge"

@@ -4,16 +4,20 @@ command, a game woken in another channel, a restart)."""
 
 from __future__ import annotations
 
+import re
+
 from bot.context import Place
 from bot.handlers.forced import AUTOSTRIKE, forced_turn
+from bot.schedule.decisions import decision_of
 from bot.schedule.scheduler import Scheduler
 from bot.service import GameService
 from bot.storage import autostrike as prefs
 from bot.storage import games as rows
-from bot.storage.games import ActionRow
+from bot.storage.games import STRIKES, ActionRow
 from bot.storage.record import Game, read_action, state_at
 from engine.game.forced import forced_action
 from tests.bot.agent import caller, open_game, step, user_id
+from tests.engine.battle.helpers import battle_game
 
 CHANNEL, ELSEWHERE = 31, 32
 SEED = 4
@@ -34,6 +38,19 @@ async def until_forced(service: GameService) -> Game:
             return game
         await step(service, CHANNEL, SEED, fighting=True)
     raise AssertionError("no forced action came")
+
+
+def test_the_clock_keys_of_strikes_and_only_theirs_match_the_sweeps_pattern() -> None:
+    """A start-up finds the games waiting for strikes by their clock's key (RULES §9.1)."""
+    like = re.compile("^" + ".*".join(map(re.escape, STRIKES.split("%"))) + "$")
+    for text, striking in [
+        ("Plains t2 defender strike: Bk01 Ogre@C3 | Rd01 Troll@C2", True),
+        ("Plains t2 defender counterstrike: Bk01 Ogre@C3* | Rd01 Troll@C2", True),
+        ("Plains t2 defender maneuver: Bk01 Ogre@C3 | Rd01 Troll@C2", False),
+    ]:
+        decided = decision_of(battle_game(text))
+        assert decided is not None
+        assert bool(like.match(decided.key)) is striking, decided.key
 
 
 async def test_the_command_says_what_it_does_and_refuses_other_words(db_target) -> None:
