@@ -35,6 +35,7 @@ from bot.storage.due import DEADLINE, REMINDER, DueItem
 from bot.storage.record import Game
 from engine.ai.levels import Level
 from engine.game import actions as a
+from engine.game.forced import forced_action
 from engine.game.state import GameState, Phase
 
 log = logging.getLogger(__name__)
@@ -344,10 +345,19 @@ async def escalation(
     return Replies(public=Message(text, mention=pinged))
 
 
+AUTOSTRIKE_HINT = (
+    "Each of these strikes has one target: `autostrike on` has such strikes made for you at once."
+)
+"""Told with a reminder of strikes that leave no choice (RULES §9.1)."""
+
+
 def reminder_text(game: Game, place: Place, deadline: float | None, seat: int) -> str:
     """What a reminder says: what waits for the player (their decision, in public words),
     in which game, until when. The channel is named where the reminder is read (a DM
     begins with a link to it)."""
     when = f" — the deadline is <t:{int(deadline)}:R>" if deadline is not None else ""
     what = awaited(game.playing(), seat)
-    return f"{what} in game #{game.id} waits for you{when}."
+    text = f"{what} in game #{game.id} waits for you{when}."
+    if forced_action(game.playing(), seat) is not None:  # RULES §9.1: they must be made
+        text += f" {AUTOSTRIKE_HINT}"
+    return text

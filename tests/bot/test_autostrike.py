@@ -4,20 +4,28 @@ command, a game woken in another channel, a restart)."""
 
 from __future__ import annotations
 
+import json
 import re
 
 from bot.context import Place
 from bot.handlers.forced import AUTOSTRIKE, forced_turn
 from bot.schedule.decisions import decision_of
+from bot.schedule.runner import AUTOSTRIKE_HINT
 from bot.schedule.scheduler import Scheduler
 from bot.service import GameService
 from bot.storage import autostrike as prefs
 from bot.storage import games as rows
+from bot.storage import outbox
 from bot.storage.games import STRIKES, ActionRow
 from bot.storage.record import Game, read_action, state_at
 from engine.game.forced import forced_action
+from engine.game.legal import to_act
+from tests.bot import test_schedule as schedule
 from tests.bot.agent import caller, open_game, step, user_id
+from tests.bot.test_schedule import clock, clocked
 from tests.engine.battle.helpers import battle_game
+
+__all__ = ["clock", "clocked"]
 
 CHANNEL, ELSEWHERE = 31, 32
 SEED = 4
@@ -29,14 +37,14 @@ async def made(service: GameService, game: Game) -> list[ActionRow]:
         return [r for r in await rows.actions(db, game.id) if r.cause == AUTOSTRIKE]
 
 
-async def until_forced(service: GameService) -> Game:
+async def until_forced(service: GameService, channel: int = CHANNEL) -> Game:
     """Play the agents on until the game waits for a person's forced battle action."""
     for _ in range(STEPS):
-        game = await service.game_in(CHANNEL)
+        game = await service.game_in(channel)
         assert game is not None, "the game ended first"
         if forced_turn(game) is not None:
             return game
-        await step(service, CHANNEL, SEED, fighting=True)
+        await step(service, channel, SEED, fighting=True)
     raise AssertionError("no forced action came")
 
 
@@ -147,3 +155,30 @@ async def test_a_restart_makes_the_forced_strike_it_finds_waiting(db_target):
         assert entries and entries[0].n == game.n + 1
     finally:
         await service.close()
+
+
+async def reminders_to(service: GameService, user: int) -> list[str]:
+    async with service.db.reading() as db:
+        found = await outbox.waiting(db, schedule.CHANNEL)
+    return [json.loads(r.body)["text"] for r in found if r.kind == "dm" and r.recipient == user]
+
+
+async def test_a_reminder_of_strikes_that_leave_no_choice_tells_of_autostrike(clocked, clock):
+    """Where the need is met: the player waited for has strikes of one target each."""
+    await schedule.open_clocked_game(clocked, "deadline 4h timeout ai", players=2)
+    game = await clocked.game_in(schedule.CHANNEL)
+    assert game is not None and game.state is not None
+    first = user_id(schedule.CHANNEL, to_act(game.state))  # type: ignore[arg-type]
+    clock.advance(2 * schedule.HOUR + 1)
+    await Scheduler(clocked).run_due()
+    [colour] = await reminders_to(clocked, first)
+    assert "waits for you" in colour and AUTOSTRIKE_HINT not in colour
+    game = await until_forced(clocked, schedule.CHANNEL)
+    forced = forced_turn(game)
+    assert forced is not None
+    user = user_id(schedule.CHANNEL, forced.seat)
+    before = await reminders_to(clocked, user)
+    clock.advance(2 * schedule.HOUR + 1)
+    await Scheduler(clocked).run_due()
+    [struck] = (await reminders_to(clocked, user))[len(before) :]
+    assert "strike" in struck and struck.endswith(AUTOSTRIKE_HINT)
