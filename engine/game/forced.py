@@ -11,15 +11,22 @@ both players see: making a forced action at once tells nobody anything (§1.7).
 
 from __future__ import annotations
 
+from engine.battle.state import BattleStep
 from engine.game import actions as a
 from engine.game import battle_actions as b
+from engine.game.battle_flow import battle_of
 from engine.game.battle_legal import battle_actions, battle_seat
 from engine.game.state import GameState
+
+STRIKING = (BattleStep.STRIKE, BattleStep.COUNTERSTRIKE)
 
 
 def forced_action(state: GameState, seat: int) -> a.Action | None:
     """The strike, carry-over or end of the strike phase ``seat`` must make now when it
     has no other choice (conceding aside), or None."""
+    battle = battle_of(state)
+    if battle is None or (battle.carry is None and battle.step not in STRIKING):
+        return None  # asked after every command: no maneuver is worked out for nothing
     if state.result is not None or battle_seat(state) != seat:
         return None
     choices = [x for x in battle_actions(state, seat) if not isinstance(x, a.Concede)]
