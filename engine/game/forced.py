@@ -1,5 +1,5 @@
-"""Battle decisions that leave nothing to choose (RULES §9.1, §9.4): what a player's
-``autostrike`` makes for them.
+"""Battle decisions that leave nothing to choose (RULES §9.1, §9.4), and the strike
+phase's decisions: what a player's ``autostrike`` makes for them.
 
 A strike phase is forced when every action left is a strike (no rangestrike, no end of
 the phase), each by a different character: each striker has one target and no declared
@@ -7,6 +7,10 @@ reduction (a reduction needs a second engaged enemy, §9.5), so no strike can ca
 and the order cannot matter. Carried-over hits are forced when one character may take
 them (all excess must be used, §9.4). Everything here follows from the battleland, which
 both players see: making a forced action at once tells nobody anything (§1.7).
+
+A strike-phase decision (:func:`strike_decision`) is any of the strikes, rangestrikes,
+carried-over hits or the phase's end a side chooses among in its strike or counterstrike
+phase (§9, §10); a concession to answer is none of them.
 """
 
 from __future__ import annotations
@@ -19,16 +23,27 @@ from engine.game.battle_legal import battle_actions, battle_seat
 from engine.game.state import GameState
 
 STRIKING = (BattleStep.STRIKE, BattleStep.COUNTERSTRIKE)
+STRIKE_PHASE_ACTIONS = (b.Strike, b.Rangestrike, b.CarryOver, b.EndStrikes)
+"""The actions a strike-phase decision is made with."""
+
+
+def strike_decision(state: GameState, seat: int) -> bool:
+    """Whether the game waits for ``seat``'s decision in its strike phase: a strike, a
+    rangestrike, carried-over hits or the phase's end (RULES §9, §10), and no concession
+    to answer."""
+    battle = battle_of(state)
+    if battle is None or battle.concession is not None or state.result is not None:
+        return False
+    if battle.carry is None and battle.step not in STRIKING:
+        return False
+    return battle_seat(state) == seat
 
 
 def forced_action(state: GameState, seat: int) -> a.Action | None:
     """The strike, carry-over or end of the strike phase ``seat`` must make now when it
     has no other choice (conceding aside), or None."""
-    battle = battle_of(state)
-    if battle is None or (battle.carry is None and battle.step not in STRIKING):
+    if not strike_decision(state, seat):
         return None  # asked after every command: no maneuver is worked out for nothing
-    if state.result is not None or battle_seat(state) != seat:
-        return None
     choices = [x for x in battle_actions(state, seat) if not isinstance(x, a.Concede)]
     if len(choices) == 1 and isinstance(choices[0], (b.CarryOver, b.EndStrikes)):
         return choices[0]

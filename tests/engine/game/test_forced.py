@@ -9,7 +9,7 @@ import pytest
 from engine.battle.state import Battle, PendingCarry
 from engine.game import actions as a
 from engine.game import battle_actions as b
-from engine.game.forced import forced_action
+from engine.game.forced import forced_action, strike_decision
 from engine.game.legal import legal_actions, to_act
 from engine.game.state import GameState, Stage
 from tests.engine.battle.helpers import battle_game, current, fight, loaded
@@ -81,6 +81,30 @@ def test_nothing_is_forced_out_of_battle_or_while_a_concession_is_answered() -> 
     state, _ = fight(state, b.AcceptConcession())
     assert state.engagement is not None and state.engagement.stage is Stage.AFTERMATH
     assert forced_action(state, seat) is None and forced_action(state, 1 - seat) is None
+
+
+@pytest.mark.parametrize(
+    "legions",
+    [
+        "Ogre@C3 | Rd01 Troll@C2",  # forced
+        "Ogre@C3 | Rd01 Troll@C2 Troll@C4",  # two targets
+        "Ogre@C3 Gorgon@A3 | Rd01 Troll@C2 Troll@A1",  # a rangestrike to decide (§10)
+    ],
+)
+def test_a_strike_phase_is_its_sides_strike_decision_forced_or_not(legions: str) -> None:
+    state = battle_game(STRIKE + legions)
+    seat = _waiting(state)
+    assert strike_decision(state, seat) and not strike_decision(state, 1 - seat)
+
+
+def test_carried_hits_are_a_strike_decision_a_maneuver_or_a_concession_none() -> None:
+    state = battle_game(STRIKE + "Ogre@C3 | Rd01 Troll@C2:7 Troll@C4 Troll@B2")
+    two = replace(current(state), carry=PendingCarry("C3", 5, ("C4", "B2")))
+    assert strike_decision(_with(state, two), 1)
+    maneuver = battle_game("Plains t2 defender maneuver: Bk01 Ogre@C3 | Rd01 Troll@C2")
+    assert not any(strike_decision(maneuver, seat) for seat in (0, 1))
+    conceding, _ = fight(state, a.Concede())
+    assert not any(strike_decision(conceding, seat) for seat in (0, 1))
 
 
 def _with(state: GameState, battle: Battle) -> GameState:
