@@ -41,7 +41,13 @@ from dataclasses import dataclass
 
 from bot.context import Caller, Place
 from bot.handlers.ai_seats import ai_caller, ai_choice, ai_play, waiting_ai
-from bot.handlers.forced import autostrike_caller, forced_turn, made_for_them, marked
+from bot.handlers.forced import (
+    autostrike_caller,
+    made_for_them,
+    marked,
+    mode_of,
+    striking_person,
+)
 from bot.handlers.play import play
 from bot.ports import RACES, SLICE_SECONDS, GameHost, Slice
 from bot.records.diagnosis import diagnose
@@ -69,7 +75,7 @@ GIVE_UP_TRIES = 3
 @dataclass(frozen=True)
 class Turn:
     """A decision the game makes by itself: whose, given by whom, and the action when it
-    is known already (a forced one; None: the AI thinks it out)."""
+    is known already (one made by a person's autostrike; None: the AI thinks it out)."""
 
     seat: int
     caller: Caller
@@ -133,7 +139,7 @@ class AiRunner:
                     ctx = self.service.context(place, turn.caller, unit)
                     if turn.action is None:
                         replies, game = await ai_play(ctx, game, seat, action)
-                    else:  # a person's forced action: never another in its place
+                    else:  # made by a person's autostrike: never another in its place
                         replies, game = await play(ctx, game, action)
                         replies = marked(replies)
                     self.service.games.remember(channel, game)
@@ -163,23 +169,24 @@ class AiRunner:
 
     async def next_turn(self, game: Game) -> Turn | None:
         """What ``game`` plays by itself next: an AI seat's decision (its action still to
-        be thought out), or a person's forced battle action when they turned
-        ``autostrike`` on (:mod:`bot.handlers.forced`); None when it waits for a person."""
+        be thought out), or a person's strike-phase decision when their ``autostrike``
+        makes it (:mod:`bot.handlers.forced`); None when it waits for a person."""
         seat = waiting_ai(game)
         if seat is not None:
             return Turn(seat, ai_caller(game, seat))
-        forced = forced_turn(game)
-        if forced is None:
+        seat = striking_person(game)
+        if seat is None:
             return None
-        seat = forced.seat
         try:
             async with self.service.db.reading() as db:
-                if not await made_for_them(db, game, forced):
-                    return None
-        except Exception:  # the player makes it: the game waits for them as without
+                mode = await mode_of(db, game, seat)
+        except Exception:  # the player decides: the game waits for them as without
             log.exception("game %s: reading the autostrike of seat %s failed", game.id, seat)
             return None
-        return Turn(seat, autostrike_caller(game, seat), forced.action)
+        if mode == "off":
+            return None
+        action = await asyncio.to_thread(made_for_them, game, seat, mode)
+        return Turn(seat, autostrike_caller(game, seat), action) if action is not None else None
 
     def busy(self, channel: int) -> bool:
         """Whether a task plays on ``channel``'s game (it will go on after the lock's
@@ -301,7 +308,7 @@ class AiRunner:
 
     async def wake_strikes_of(self, user: int) -> int:
         """Go on with the games that wait for ``user``'s strikes (they turned
-        ``autostrike`` on: a forced one is made at once); how many were woken."""
+        ``autostrike`` on: what it makes is made at once); how many were woken."""
         async with self.service.db.reading() as db:
             waiting = await rows.active_games_waiting_for_ai(db, user)
         return await self.sweep(waiting)

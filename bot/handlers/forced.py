@@ -1,17 +1,22 @@
-"""``autostrike``: the battle decisions that leave a player no choice, made for them.
+"""``autostrike``: a player's strike-phase decisions, made for them.
 
-When the game waits for a person whose next battle action is forced
+When the game waits for a person's decision in a battle's strike phase
+(:func:`engine.game.forced.strike_decision`) and that person turned ``autostrike`` on, the
+AI runner makes it for them at once, as it plays the AI seats (:mod:`bot.ai_runner`),
+saving them a round trip: with ``forced``, only a decision that leaves no choice
 (:func:`engine.game.forced.forced_action`: strikes of one target each, carried-over hits
-only one character can take) and who turned ``autostrike`` on, the AI runner plays that
-action for them at once, as it plays the AI seats (:mod:`bot.ai_runner`), saving them a
-round trip. The action is theirs, logged with the cause :data:`AUTOSTRIKE`; it is not
-their answer to a clock, so it neither counts as a lapse nor clears one. Whether an
-action is forced follows from the battleland, which everyone sees: making it at once
-tells nobody anything (RULES §1.7).
+only one character can take); with ``all``, every strike, rangestrike, carry-over and
+the phase's end, as the computer's level :data:`LEVEL` would choose them (a decision that
+leaves no choice is still made as forced). The action is theirs, logged with the cause
+:data:`AUTOSTRIKE`; it is not their answer to a clock, so it neither counts as a lapse
+nor clears one. A strike phase happens on the battleland, which everyone sees: making its
+decisions at once tells nobody anything the rules hide (RULES §1.7), and the choice is
+thought out from what the player's own seat may see.
 """
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass, replace
 
 from bot.context import Caller
@@ -19,12 +24,18 @@ from bot.replies import Replies
 from bot.storage import autostrike as rows
 from bot.storage.connection import Connection
 from bot.storage.record import Game
+from engine.ai.levels import Level
+from engine.ai.player import choose_action
 from engine.game import actions as a
-from engine.game.forced import forced_action
+from engine.game.forced import STRIKE_PHASE_ACTIONS, forced_action, strike_decision
 from engine.game.legal import to_act
+
+log = logging.getLogger(__name__)
 
 AUTOSTRIKE = "autostrike"
 """The cause logged with an action made by a player's ``autostrike``."""
+LEVEL: Level = "hard"
+"""The computer's level whose choices ``autostrike all`` makes."""
 HEADINGS = ("#", "<@")
 """How the lines above an action's news begin (the battle's heading, a ping)."""
 
@@ -37,34 +48,60 @@ class Forced:
     action: a.Action
 
 
-def forced_turn(game: Game) -> Forced | None:
-    """The forced battle action of the person the game waits for, if their next action is
-    forced (whether they asked for it to be made for them is :func:`made_for_them`)."""
+def striking_person(game: Game) -> int | None:
+    """The seat of the person whose strike-phase decision the game waits for, if it waits
+    for one."""
     if game.state is None:
         return None
     seat = to_act(game.state)
-    if seat is None or game.is_ai(seat):
+    if seat is None or game.is_ai(seat) or not strike_decision(game.state, seat):
         return None
-    action = forced_action(game.state, seat)
+    return seat
+
+
+def forced_turn(game: Game) -> Forced | None:
+    """The forced battle action of the person the game waits for, if their next action is
+    forced (whether they asked for it to be made for them is :func:`mode_of`)."""
+    seat = striking_person(game)
+    if seat is None:
+        return None
+    action = forced_action(game.playing(), seat)
     return Forced(seat, action) if action is not None else None
 
 
-async def made_for_them(db: Connection, game: Game, forced: Forced) -> bool:
-    """Whether the player of ``forced``'s seat turned ``autostrike`` on."""
-    user = game.user_of(forced.seat)
-    return user in await rows.autostrikers(db, (user,))
+async def mode_of(db: Connection, game: Game, seat: int) -> rows.Mode:
+    """The ``autostrike`` of the player of ``seat``."""
+    user = game.user_of(seat)
+    return (await rows.autostrike_modes(db, (user,))).get(user, "off")
+
+
+def made_for_them(game: Game, seat: int, mode: rows.Mode) -> a.Action | None:
+    """What ``autostrike`` at ``mode`` makes for the person of ``seat`` now, or None when
+    they decide (``all`` thinks: call it in a worker thread)."""
+    if mode == "off" or striking_person(game) != seat:
+        return None
+    state = game.playing()
+    forced = forced_action(state, seat)
+    if forced is not None or mode == "forced":
+        return forced
+    try:
+        action = choose_action(state, seat, LEVEL)
+    except Exception:  # the player makes it: the game waits for them as without
+        log.exception("autostrike could not choose for seat %s", seat)
+        return None
+    return action if isinstance(action, STRIKE_PHASE_ACTIONS) else None
 
 
 def autostrike_caller(game: Game, seat: int) -> Caller:
-    """Who a forced action made by ``autostrike`` comes from: the seat's player, on their
+    """Who an action made by ``autostrike`` comes from: the seat's player, on their
     behalf, with its cause."""
     return Caller(game.user_of(seat), game.name_of(seat), on_behalf=True, cause=AUTOSTRIKE)
 
 
 def marked(replies: Replies) -> Replies:
-    """``replies`` of a forced action made by ``autostrike``, its news saying so: the
-    action's line (the first of its news, under the battle's heading) says so before its
-    full stop (``… 2 hits (autostrike).``)."""
+    """``replies`` of an action made by ``autostrike``, its news saying so: the action's
+    line (the first of its news, under the battle's heading) says so before its full stop
+    (``… 2 hits (autostrike).``)."""
     public = replies.public
     if public is None:
         return replies

@@ -1,7 +1,7 @@
 """A player's own choices, in any channel, at any time: ``dms on|off`` (private news by
 direct message), ``reminders on|off`` and ``quiet HH:MM-HH:MM [ZONE]|off`` (when the
-bot may remind them that a game waits; see :mod:`bot.schedule`), ``autostrike on|off``
-(the battle decisions that leave them no choice are made for them, see
+bot may remind them that a game waits; see :mod:`bot.schedule`), ``autostrike
+off|forced|all`` (which of their strike-phase decisions are made for them, see
 :mod:`bot.handlers.forced`); time away is :mod:`bot.handlers.away`.
 
 With DMs off, the news of what others did to one's legions is not sent; ``legions``
@@ -82,20 +82,36 @@ async def quiet(ctx: Context, game: Game | None, args: Args) -> Replies:
     )
 
 
+AUTOSTRIKE_WORDS: dict[str, autostrike_rows.Mode] = {
+    **{mode: mode for mode in autostrike_rows.MODES},
+    "on": "forced",  # the command's first form: on|off
+}
+"""The words of ``autostrike`` and the mode each turns on."""
+
+
 async def autostrike(ctx: Context, game: Game | None, args: Args) -> Replies:
-    """Turn the caller's ``autostrike`` on or off (any channel, any time)."""
-    word = args.take("on or off").lower()
+    """Set which of the caller's strike-phase decisions are made for them (any channel,
+    any time): none, the forced ones, or all."""
+    word = args.take("off, forced or all").lower()
     args.finish()
-    if word not in CHOICES:
-        raise InvalidNotation(f"autostrike: on or off, not {word!r}")
-    on = not CHOICES[word]
+    mode = AUTOSTRIKE_WORDS.get(word)
+    if mode is None:
+        raise InvalidNotation(f"autostrike: off, forced or all, not {word!r}")
     async with ctx.db.transaction() as db:
-        await autostrike_rows.set_autostrike(db, ctx.caller.user, on)
-    if on:
+        await autostrike_rows.set_autostrike(db, ctx.caller.user, mode)
+    if mode == "forced":
         return Replies.answer(
-            "Autostrike is on: in a battle, when every strike left to you has one target (it "
+            "Autostrike forced: in a battle, when every strike left to you has one target (it "
             "must be made, RULES §9.1), I make it for you at once, and so with carried-over "
             "hits only one character can take (§9.4). A choice (two targets, a rangestrike, "
-            "conceding) still waits for you."
+            "conceding) still waits for you; `autostrike all` makes those too."
+        )
+    if mode == "all":
+        return Replies.answer(
+            "Autostrike all: in a battle, I make every decision of your strike phases for you "
+            "at once, as the computer at level hard would: whom each character strikes, "
+            "rangestrikes, where carried-over hits go, when the phase ends (RULES §9, §10). "
+            "Your maneuvers, summons, reinforcements and concessions still wait for you; "
+            "`autostrike forced` makes only the strikes that leave no choice."
         )
     return Replies.answer("Autostrike is off: you make every strike yourself.")

@@ -346,7 +346,8 @@ async def escalation(
 
 
 AUTOSTRIKE_HINT = (
-    "Each of these strikes has one target: `autostrike on` has such strikes made for you at once."
+    "Each of these strikes has one target: `autostrike forced` has such strikes made for you "
+    "at once."
 )
 """Told with a reminder of strikes that leave no choice (RULES §9.1)."""
 

@@ -232,11 +232,11 @@ async def active_games_waiting_for_ai(
     """The channel and guild of every active game that waits for a computer seat (ids
     below zero): its clock's seat (see :mod:`bot.storage.due`) is one, or it has one and
     no clock yet (stored before clocks); or that waits for the strikes of a player who
-    turned ``autostrike`` on (which may be forced, :mod:`bot.handlers.forced`). A game
+    turned ``autostrike`` on (which may make them, :mod:`bot.handlers.forced`). A game
     with computer seats that waits for a human is not among them: a start-up loads only
     the games it must advance. With ``user``, only the games waiting for that player's
     strikes."""
-    striking = "s.seat = c.seat AND u.autostrike = 1 AND c.decision LIKE ?"
+    striking = "s.seat = c.seat AND u.autostrike <> 'off' AND c.decision LIKE ?"
     which = f"s.user < 0 AND (c.game IS NULL OR s.seat = c.seat) OR {striking}"
     values: tuple[int, ...] = ()
     if user is not None:

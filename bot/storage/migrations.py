@@ -330,4 +330,13 @@ MIGRATIONS: tuple[str, ...] = (
     ALTER TABLE users ADD COLUMN autostrike INTEGER NOT NULL DEFAULT 0
         CHECK (autostrike IN (0, 1));
     """,
+    # 18: ``autostrike`` names what is made for the user: nothing ('off'), the forced
+    # decisions (what 17's 1 meant) or every strike-phase decision ('all').
+    """
+    ALTER TABLE users ADD COLUMN autostrike_mode TEXT NOT NULL DEFAULT 'off'
+        CHECK (autostrike_mode IN ('off', 'forced', 'all'));
+    UPDATE users SET autostrike_mode = 'forced' WHERE autostrike = 1;
+    ALTER TABLE users DROP COLUMN autostrike;
+    ALTER TABLE users RENAME COLUMN autostrike_mode TO autostrike;
+    """,
 )

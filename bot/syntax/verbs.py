@@ -189,8 +189,8 @@ _INFO = (
     ("quiet", "quiet HH:MM-HH:MM [ZONE]|off", "hours when no reminder wakes you", ()),
     (
         "autostrike",
-        "autostrike on|off",
-        "whether I make the battle strikes that leave you no choice",
+        "autostrike off|forced|all",
+        "which battle strikes I make for you: none, those with no choice, all",
         (),
     ),
     ("ratings", "ratings", "the server's rating leaderboard", ()),

@@ -1,14 +1,18 @@
-"""``autostrike on|off``: a player's forced battle actions (RULES §9.1, §9.4) are made for
-them at once, logged as theirs with the cause, and nothing else is (the service, the
-command, a game woken in another channel, a restart)."""
+"""``autostrike off|forced|all``: a player's forced battle actions (RULES §9.1, §9.4), or
+all their strike-phase decisions (§9, §10), are made for them at once, logged as theirs
+with the cause, and nothing else is (the service, the command, a game woken in another
+channel, a restart, a database stored before the modes)."""
 
 from __future__ import annotations
 
 import json
 import re
+import sqlite3
+
+import pytest
 
 from bot.context import Place
-from bot.handlers.forced import AUTOSTRIKE, forced_turn
+from bot.handlers.forced import AUTOSTRIKE, LEVEL, forced_turn, striking_person
 from bot.schedule.decisions import decision_of
 from bot.schedule.runner import AUTOSTRIKE_HINT
 from bot.schedule.scheduler import Scheduler
@@ -16,9 +20,12 @@ from bot.service import GameService
 from bot.storage import autostrike as prefs
 from bot.storage import games as rows
 from bot.storage import outbox
+from bot.storage.database import Database
 from bot.storage.games import STRIKES, ActionRow
+from bot.storage.migrations import MIGRATIONS
 from bot.storage.record import Game, read_action, state_at
-from engine.game.forced import forced_action
+from engine.ai.player import choose_action
+from engine.game.forced import STRIKE_PHASE_ACTIONS, forced_action, strike_decision
 from engine.game.legal import to_act
 from tests.bot import test_schedule as schedule
 from tests.bot.agent import caller, open_game, step, user_id
@@ -29,6 +36,8 @@ __all__ = ["clock", "clocked"]
 
 CHANNEL, ELSEWHERE = 31, 32
 SEED = 4
+ALL_SEED = 6
+"""A game of agents whose battles give P0 ten strike-phase decisions, one a choice."""
 STEPS = 3000
 
 
@@ -65,20 +74,32 @@ async def test_the_command_says_what_it_does_and_refuses_other_words(db_target) 
     service = await GameService.open(db_target, seeds=lambda: 3)
     try:
         who = caller(CHANNEL, 0)
-        on = await service.submit(Place(ELSEWHERE), who, "autostrike on")
-        assert on.ephemeral is not None and "Autostrike is on" in on.ephemeral.text
-        assert "RULES §9.1" in on.ephemeral.text and on.public is None
+
+        async def mode() -> dict[int, prefs.Mode]:
+            async with service.db.reading() as db:
+                return await prefs.autostrike_modes(db, [who.user])
+
+        forced = await service.submit(Place(ELSEWHERE), who, "autostrike forced")
+        assert forced.ephemeral is not None and "Autostrike forced" in forced.ephemeral.text
+        assert "RULES §9.1" in forced.ephemeral.text and forced.public is None
+        assert await mode() == {who.user: "forced"}
         wrong = await service.submit(Place(ELSEWHERE), who, "autostrike sometimes")
         assert wrong.error and wrong.ephemeral is not None
-        assert "on or off" in wrong.ephemeral.text
-        async with service.db.reading() as db:
-            assert await prefs.autostrikers(db, [who.user]) == {who.user}
+        assert "off, forced or all" in wrong.ephemeral.text
+        assert await mode() == {who.user: "forced"}
+        every = await service.submit(Place(ELSEWHERE), who, "autostrike all")
+        assert every.ephemeral is not None and "Autostrike all" in every.ephemeral.text
+        assert "level hard" in every.ephemeral.text and "maneuvers" in every.ephemeral.text
+        assert await mode() == {who.user: "all"}
         off = await service.submit(Place(ELSEWHERE), who, "autostrike off")
         assert off.ephemeral is not None and "Autostrike is off" in off.ephemeral.text
-        async with service.db.reading() as db:
-            assert await prefs.autostrikers(db, [who.user]) == frozenset()
+        assert await mode() == {}
+        on = await service.submit(Place(ELSEWHERE), who, "autostrike on")  # the first form
+        assert on.ephemeral is not None and "Autostrike forced" in on.ephemeral.text
+        assert await mode() == {who.user: "forced"}
         told = await service.submit(Place(ELSEWHERE), who, "help autostrike")
-        assert told.ephemeral is not None and "autostrike on|off" in told.ephemeral.text
+        assert told.ephemeral is not None
+        assert "autostrike off|forced|all" in told.ephemeral.text
     finally:
         await service.close()
 
@@ -90,7 +111,7 @@ async def test_only_forced_actions_are_made_and_the_game_never_waits_for_them(db
     try:
         await open_game(service, CHANNEL, 2)
         for seat in (0, 1):
-            await service.submit(Place(ELSEWHERE), caller(CHANNEL, seat), "autostrike on")
+            await service.submit(Place(ELSEWHERE), caller(CHANNEL, seat), "autostrike forced")
         game = await service.game_in(CHANNEL)
         assert game is not None
         for _ in range(STEPS):
@@ -113,6 +134,42 @@ async def test_only_forced_actions_are_made_and_the_game_never_waits_for_them(db
         await service.close()
 
 
+async def test_all_makes_every_strike_decision_as_hard_would_and_the_rest_waits(db_target):
+    """P0 has it at ``all``, P1 off: every action made for P0 is a strike-phase decision,
+    the one ``hard`` chooses (or the forced one) in the state it was made in, some of them
+    choices; the game never waits for P0's strikes, and waits for P1's."""
+    service = await GameService.open(db_target, seeds=lambda: ALL_SEED)
+    try:
+        await open_game(service, CHANNEL, 2)
+        await service.submit(Place(ELSEWHERE), caller(CHANNEL, 0), "autostrike all")
+        waited_for_p1 = False
+        game = last = None
+        for _ in range(STEPS):
+            game = await service.game_in(CHANNEL)
+            if game is None:  # over
+                break
+            last = game
+            assert striking_person(game) != 0
+            waited_for_p1 = waited_for_p1 or striking_person(game) == 1
+            await step(service, CHANNEL, ALL_SEED, fighting=True)
+        assert game is None and last is not None and waited_for_p1
+        game = last
+        entries = await made(service, game)
+        chose = 0
+        async with service.db.reading() as db:
+            for entry in entries:
+                before = await state_at(db, game.row, entry.n - 1)
+                assert before is not None and entry.seat == 0 and strike_decision(before, 0)
+                action = read_action(entry)
+                assert isinstance(action, STRIKE_PHASE_ACTIONS)
+                forced = forced_action(before, 0)
+                chose += forced is None
+                assert action == (forced or choose_action(before, 0, LEVEL))
+        assert len(entries) >= 8 and chose >= 1
+    finally:
+        await service.close()
+
+
 async def test_turning_it_on_elsewhere_makes_the_strike_waiting_now(db_target):
     service = await GameService.open(db_target, seeds=lambda: SEED)
     try:
@@ -121,7 +178,7 @@ async def test_turning_it_on_elsewhere_makes_the_strike_waiting_now(db_target):
         forced = forced_turn(game)
         assert forced is not None
         who = caller(CHANNEL, forced.seat)
-        await service.submit(Place(ELSEWHERE), who, "autostrike on")
+        await service.submit(Place(ELSEWHERE), who, "autostrike forced")
         await service.ai.idle()
         entries = await made(service, game)
         assert entries and entries[0].n == game.n + 1 and entries[0].seat == forced.seat
@@ -139,7 +196,7 @@ async def test_a_restart_makes_the_forced_strike_it_finds_waiting(db_target):
         game = await until_forced(paused)
         forced = forced_turn(game)
         assert forced is not None
-        await paused.submit(Place(ELSEWHERE), caller(CHANNEL, forced.seat), "autostrike on")
+        await paused.submit(Place(ELSEWHERE), caller(CHANNEL, forced.seat), "autostrike all")
         assert (await paused.game_in(CHANNEL)).n == game.n  # type: ignore[union-attr]
     finally:
         await paused.close()
@@ -182,3 +239,30 @@ async def test_a_reminder_of_strikes_that_leave_no_choice_tells_of_autostrike(cl
     await Scheduler(clocked).run_due()
     [struck] = (await reminders_to(clocked, user))[len(before) :]
     assert "strike" in struck and struck.endswith(AUTOSTRIKE_HINT)
+
+
+async def test_those_who_turned_it_on_before_the_modes_keep_the_forced_strikes(tmp_path):
+    """Migration 18: ``autostrike`` 1 (on, which made the forced decisions) becomes
+    ``forced``, 0 becomes ``off``; the column takes the three modes and no other word."""
+    path = tmp_path / "games.sqlite3"
+    older = await Database.open(path, migrations=MIGRATIONS[:17])
+    try:
+        async with older.transaction() as db:
+            for user, on in ((11, 1), (12, 0)):
+                await db.execute("INSERT INTO users (id, autostrike) VALUES (?, ?)", (user, on))
+    finally:
+        await older.close()
+    now = await Database.open(path)
+    try:
+        async with now.transaction() as db:
+            assert await prefs.autostrike_modes(db, [11, 12, 13]) == {11: "forced"}
+            await prefs.set_autostrike(db, 12, "all")
+            await prefs.set_autostrike(db, 13, "forced")
+            assert await prefs.autostrike_modes(db, [11, 12, 13]) == {
+                11: "forced", 12: "all", 13: "forced"
+            }  # fmt: skip
+        with pytest.raises(sqlite3.IntegrityError):
+            async with now.transaction() as db:
+                await db.execute("UPDATE users SET autostrike = 'on' WHERE id = 11")
+    finally:
+        await now.close()

@@ -186,12 +186,12 @@ class TitanCommands(
 
     @me.command(
         name="autostrike",
-        description="Battle strikes with one target each, made for you at once",
+        description="Battle strikes I make for you at once",
         extras={"verb": "autostrike"},
     )
-    @app_commands.describe(choice="on: I make them for you; off: you do")
+    @app_commands.describe(choice="forced: those with one target; all: every one, as AI hard; off")
     async def me_autostrike(
-        self, interaction: TitanInteraction, choice: Literal["on", "off"]
+        self, interaction: TitanInteraction, choice: Literal["off", "forced", "all"]
     ) -> None:
         await run_command(interaction, s.AUTOSTRIKE, choice=choice)
 
@@ -229,7 +229,7 @@ class TitanCommands(
     )
     @app_commands.describe(
         until="the UTC date you are back, like 2026-12-20, or back to say you are",
-        standin="ai: the computer plays for you until then (default: your clocks stop)",
+        standin="ai: the computer plays for you until then (default: clocks stop)",
         standin_user="someone who plays your seats until then (they get your private news)",
     )
     async def me_away(

@@ -199,3 +199,20 @@ async def test_migration_12_keeps_the_entrants_and_keys_them_by_user_alone(pg_ds
         assert [tuple(r) for r in rows] == [(SNOWFLAKE, "Ann", 1), (BIG, "Ann", 2)]
     finally:
         await connection.close()
+
+
+async def test_migration_18_names_the_autostrike_of_those_who_turned_it_on(pg_dsn: str) -> None:
+    await migrate(pg_dsn, POSTGRES_MIGRATIONS[:17])
+    connection = await asyncpg.connect(pg_dsn)
+    try:
+        add = "INSERT INTO users (id, autostrike) VALUES ($1, $2)"
+        await connection.execute(add, SNOWFLAKE, 1)
+        await connection.execute(add, BIG, 0)
+        assert await migrate(pg_dsn) == len(MIGRATIONS)
+        rows = await connection.fetch("SELECT id, autostrike FROM users ORDER BY id")
+        assert [tuple(r) for r in rows] == [(SNOWFLAKE, "forced"), (BIG, "off")]
+        await connection.execute("UPDATE users SET autostrike = 'all' WHERE id = $1", BIG)
+        with pytest.raises(asyncpg.CheckViolationError):
+            await connection.execute("UPDATE users SET autostrike = 'on' WHERE id = $1", BIG)
+    finally:
+        await connection.close()

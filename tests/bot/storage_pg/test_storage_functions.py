@@ -58,9 +58,10 @@ async def scenario(store: Any, monkeypatch: pytest.MonkeyPatch) -> dict[str, Any
         seen["damaged"] = await games.mark_damaged(db, second, "a test")
         seen["damaged_again"] = await games.mark_damaged(db, second, "again")
         await dms.set_dms_closed(db, ALICE, True)
-        await autostrike.set_autostrike(db, ALICE, True)
-        await autostrike.set_autostrike(db, BOB, True)
-        await autostrike.set_autostrike(db, BOB, False)
+        await autostrike.set_autostrike(db, ALICE, "forced")
+        await autostrike.set_autostrike(db, BOB, "all")
+        await autostrike.set_autostrike(db, BOB, "off")
+        await autostrike.set_autostrike(db, CAROL, "all")
         struck = "1:5:ENGAGE:0:6:BATTLE:ATTACKER:0:2:DEFENDER:COUNTERSTRIKE:"
         await due.set_clock(db, first, due.Clock(1, struck, 100.0, None))
         seen["closed"] = await dms.close_dms(db, BOB, "2024-02-02")
@@ -93,7 +94,7 @@ async def scenario(store: Any, monkeypatch: pytest.MonkeyPatch) -> dict[str, Any
         seen["waiting_for_strikes"] = [
             await games.active_games_waiting_for_ai(db, user) for user in (ALICE, BOB, -1)
         ]
-        seen["autostrikers"] = await autostrike.autostrikers(db, [ALICE, BOB, CAROL, -1])
+        seen["autostrikers"] = await autostrike.autostrike_modes(db, [ALICE, BOB, CAROL, -1])
         seen["actions"] = await games.actions(db, first)
         seen["actions_window"] = await games.actions(db, first, 1, 2)
         seen["last_actions"] = await games.last_actions(db, first, 2)
@@ -220,7 +221,7 @@ async def test_the_storage_functions_answer_on_postgresql_as_on_sqlite(
         await postgres.close()
     assert expected["rolled_back"] and expected["damaged"] and not expected["damaged_again"]
     assert expected["place"] == outbox.Place(CHANNEL, 42, "live text", files="d1g3st")
-    assert expected["autostrikers"] == frozenset({ALICE})
+    assert expected["autostrikers"] == {ALICE: "forced", CAROL: "all"}
     assert expected["waiting_for_strikes"] == [[(CHANNEL, GUILD)], [], []]
     assert (CHANNEL, GUILD) in expected["waiting_for_ai"]
     assert set(found) == set(expected)
