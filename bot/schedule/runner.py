@@ -35,7 +35,7 @@ from bot.storage.due import DEADLINE, REMINDER, DueItem
 from bot.storage.record import Game
 from engine.ai.levels import Level
 from engine.game import actions as a
-from engine.game.forced import forced_action
+from engine.game.forced import forced_action, strike_decision
 from engine.game.state import GameState, Phase
 
 log = logging.getLogger(__name__)
@@ -174,7 +174,7 @@ class DueRunner:
             replies = Replies(public=message)
             outcome = "reminded in the channel"
         else:
-            replies = Replies(private={user: Message(f"⏰ {text}")})
+            replies = Replies(private={user: Message(f"⏰ {text[:1].upper()}{text[1:]}")})
             outcome = "reminded by DM"
         await self.service.tell(place, game, replies, partial(self._done, item, outcome))
         return outcome
@@ -350,15 +350,19 @@ AUTOSTRIKE_HINT = (
     "at once."
 )
 """Told with a reminder of strikes that leave no choice (RULES §9.1)."""
+CHOOSING_HINT = "`autostrike all` has the computer choose and make your strikes at once."
+"""Told with a reminder of a strike phase's other decisions (RULES §9, §10)."""
 
 
 def reminder_text(game: Game, place: Place, deadline: float | None, seat: int) -> str:
-    """What a reminder says: what waits for the player (their decision, in public words),
-    in which game, until when. The channel is named where the reminder is read (a DM
+    """What a reminder says: which game waits for the player, for what (their decision, in
+    public words), until when. The channel is named where the reminder is read (a DM
     begins with a link to it)."""
     when = f" — the deadline is <t:{int(deadline)}:R>" if deadline is not None else ""
-    what = awaited(game.playing(), seat)
-    text = f"{what} in game #{game.id} waits for you{when}."
-    if forced_action(game.playing(), seat) is not None:  # RULES §9.1: they must be made
+    state = game.playing()
+    text = f"game #{game.id} waits for {awaited(state, seat)}{when}."
+    if forced_action(state, seat) is not None:  # RULES §9.1: they must be made
         text += f" {AUTOSTRIKE_HINT}"
+    elif strike_decision(state, seat):
+        text += f" {CHOOSING_HINT}"
     return text

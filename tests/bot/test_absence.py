@@ -51,5 +51,5 @@ async def test_a_reminder_says_what_waits_and_names_the_channel_once(clocked, cl
     [reminder] = [json.loads(r.body)["text"] for r in rows if r.recipient == user_id(CHANNEL, seat)]
     what = awaited(game.state, seat)
     assert what == "your choice of colour"
-    assert reminder.startswith(f"⏰ {what} in game #{game.id} waits for you — the deadline is <t:")
+    assert reminder.startswith(f"⏰ Game #{game.id} waits for {what} — the deadline is <t:")
     assert "<#" not in reminder  # the DM itself begins with the channel's link

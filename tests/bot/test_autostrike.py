@@ -8,13 +8,14 @@ from __future__ import annotations
 import json
 import re
 import sqlite3
+from collections.abc import Callable
 
 import pytest
 
 from bot.context import Place
 from bot.handlers.forced import AUTOSTRIKE, LEVEL, forced_turn, striking_person
 from bot.schedule.decisions import decision_of
-from bot.schedule.runner import AUTOSTRIKE_HINT
+from bot.schedule.runner import AUTOSTRIKE_HINT, CHOOSING_HINT
 from bot.schedule.scheduler import Scheduler
 from bot.service import GameService
 from bot.storage import autostrike as prefs
@@ -48,13 +49,18 @@ async def made(service: GameService, game: Game) -> list[ActionRow]:
 
 async def until_forced(service: GameService, channel: int = CHANNEL) -> Game:
     """Play the agents on until the game waits for a person's forced battle action."""
+    return await until(service, channel, lambda game: forced_turn(game) is not None)
+
+
+async def until(service: GameService, channel: int, waits: Callable[[Game], bool]) -> Game:
+    """Play the agents on until the game ``waits`` as asked."""
     for _ in range(STEPS):
         game = await service.game_in(channel)
         assert game is not None, "the game ended first"
-        if forced_turn(game) is not None:
+        if waits(game):
             return game
         await step(service, channel, SEED, fighting=True)
-    raise AssertionError("no forced action came")
+    raise AssertionError("the game never waited so")
 
 
 def test_the_clock_keys_of_strikes_and_only_theirs_match_the_sweeps_pattern() -> None:
@@ -239,6 +245,24 @@ async def test_a_reminder_of_strikes_that_leave_no_choice_tells_of_autostrike(cl
     await Scheduler(clocked).run_due()
     [struck] = (await reminders_to(clocked, user))[len(before) :]
     assert "strike" in struck and struck.endswith(AUTOSTRIKE_HINT)
+
+
+async def test_a_reminder_of_a_strike_phase_with_choices_tells_of_autostrike_all(clocked, clock):
+    await schedule.open_clocked_game(clocked, "deadline 4h timeout ai", players=2)
+
+    def choosing(game: Game) -> bool:
+        return striking_person(game) is not None and forced_turn(game) is None
+
+    game = await until(clocked, schedule.CHANNEL, choosing)
+    seat = striking_person(game)
+    assert seat is not None
+    user = user_id(schedule.CHANNEL, seat)
+    before = await reminders_to(clocked, user)
+    assert not any(CHOOSING_HINT in text for text in before)
+    clock.advance(2 * schedule.HOUR + 1)
+    await Scheduler(clocked).run_due()
+    [told] = (await reminders_to(clocked, user))[len(before) :]
+    assert "strike" in told and told.endswith(CHOOSING_HINT) and AUTOSTRIKE_HINT not in told
 
 
 async def test_those_who_turned_it_on_before_the_modes_keep_the_forced_strikes(tmp_path):

@@ -58,7 +58,7 @@ LATEST = 0.003
 TIMED_OUT, PAUSED, REMINDED = "timed out: ", "paused: ", "reminded "
 PLAYED_ON = "played on: "
 """A decision of the rest of a turn whose deadline passed, played at once (no new miss)."""
-_REMINDER = re.compile(r"in game #(\d+) waits for you — the deadline is <t:(\d+):R>")
+_REMINDER = re.compile(r"[Gg]ame #(\d+) waits for .+? — the deadline is <t:(\d+):R>")
 NOTICES = ("'s deadline passed: ", "⌛ The time limit of game #", "⌛ The agreed time limit has")
 """How a timeout (or a pause), the time limit's warning and its end are told."""
 EXPIRY = "the time limit"
