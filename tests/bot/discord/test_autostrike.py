@@ -4,8 +4,12 @@ them as before."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
+
 from bot.handlers.forced import AUTOSTRIKE, forced_turn, striking_person
 from bot.storage import games as rows
+from bot.storage.record import Game
 from tests.bot.discord import payloads as p
 from tests.bot.discord.driver import Driver
 from tests.bot.discord.fake import FakeDiscord
@@ -14,79 +18,82 @@ from tests.bot.discord.helpers import ANN, BOB, command, open_game
 STEPS = 1500
 
 
-async def test_autostrike_makes_a_players_forced_strikes_and_only_theirs(fake: FakeDiscord, titan):
+@dataclass
+class Played:
+    """Ann's seat, the actions made for her, and how often the game waited for each
+    player's decision of the kind watched."""
+
+    ann: int
+    made: list[rows.ActionRow]
+    waited: dict[int, int]
+
+
+async def ann_plays_with(
+    fake: FakeDiscord, titan, choice: str, waits_for: Callable[[Game], int | None], enough: int
+) -> Played:
+    """A game by clicks in which Ann turned ``autostrike`` to ``choice`` (Bob did not),
+    played until ``enough`` actions were made for her and the game waited for Bob's
+    decision of the kind ``waits_for`` finds (the seat it waits for, or None); the news
+    delivered."""
     await open_game(fake)
-    answer = await command(fake, ANN, "titan", "me", "autostrike", choice="forced")
+    answer = await command(fake, ANN, "titan", "me", "autostrike", choice=choice)
     [said] = fake.ephemeral(answer)
-    assert said.content.startswith("Autostrike forced")
+    assert said.content.startswith(f"Autostrike {choice}")
     driver = Driver(fake, titan, seed=11, clicks_only=True)
     started = await driver.service.game_in(p.CHANNEL_ID)
     assert started is not None
-    ann = started.seat_of(ANN)
-    waited: dict[int, int] = {ANN: 0, BOB: 0}
-    made: list[rows.ActionRow] = []
+    played = Played(started.seat_of(ANN), [], {ANN: 0, BOB: 0})
     for _ in range(STEPS):
         game = await driver.service.game_in(p.CHANNEL_ID)
         if game is None:
             break
-        forced = forced_turn(game)
-        if forced is not None:
-            waited[game.user_of(forced.seat)] += 1
-        async with driver.service.db.reading() as db:
-            made = [r for r in await rows.actions(db, game.id) if r.cause == AUTOSTRIKE]
-        if made and waited[BOB]:
-            break
-        await driver.step()
-    assert waited[ANN] == 0 and waited[BOB] > 0
-    assert made and {r.seat for r in made} == {ann}
-    told = [
-        line
-        for thread in fake.threads()
-        for message in fake.in_channel(thread.id)
-        for line in message.content.split("\n")
-        if "(autostrike)" in line
-    ]
-    assert len(told) == len(made)
-    assert all(" strikes " in line and line.endswith(" (autostrike).") for line in told), told
-
-
-async def test_autostrike_all_makes_every_strike_decision_of_its_player(fake: FakeDiscord, titan):
-    """Ann at ``all``, Bob off, by clicks: the game never waits for Ann's strike phase, which
-    she is never offered to click, and waits for Bob's; each decision made for her is told in
-    the battle's thread with its mark."""
-    await open_game(fake)
-    answer = await command(fake, ANN, "titan", "me", "autostrike", choice="all")
-    [said] = fake.ephemeral(answer)
-    assert said.content.startswith("Autostrike all")
-    driver = Driver(fake, titan, seed=11, clicks_only=True)
-    started = await driver.service.game_in(p.CHANNEL_ID)
-    assert started is not None
-    ann = started.seat_of(ANN)
-    waited: dict[int, int] = {ANN: 0, BOB: 0}
-    made: list[rows.ActionRow] = []
-    for _ in range(STEPS):
-        game = await driver.service.game_in(p.CHANNEL_ID)
-        if game is None:
-            break
-        seat = striking_person(game)
+        seat = waits_for(game)
         if seat is not None:
-            waited[game.user_of(seat)] += 1
+            played.waited[game.user_of(seat)] += 1
         async with driver.service.db.reading() as db:
-            made = [r for r in await rows.actions(db, game.id) if r.cause == AUTOSTRIKE]
-        if len(made) >= 6 and waited[BOB]:
+            played.made = [r for r in await rows.actions(db, game.id) if r.cause == AUTOSTRIKE]
+        if len(played.made) >= enough and played.waited[BOB]:
             break
         await driver.step()
-    assert waited[ANN] == 0 and waited[BOB] > 0
-    assert len(made) >= 6 and {r.seat for r in made} == {ann}
     await titan.bot.service.ai.idle()
     await titan.bot.service.deliverer.idle()
-    places = [p.CHANNEL_ID, *(thread.id for thread in fake.threads())]  # (a battle's end)
-    told = [
+    return played
+
+
+def marked_lines(fake: FakeDiscord) -> list[str]:
+    """Every line of news that says it was made by autostrike, in the battles' threads and
+    the channel (where a battle's end is told)."""
+    places = [p.CHANNEL_ID, *(thread.id for thread in fake.threads())]
+    return [
         line
         for place in places
         for message in fake.in_channel(place)
         for line in message.content.split("\n")
         if "(autostrike)" in line
     ]
-    assert len(told) == len(made), told
+
+
+def forced_seat(game: Game) -> int | None:
+    forced = forced_turn(game)
+    return forced.seat if forced is not None else None
+
+
+async def test_autostrike_makes_a_players_forced_strikes_and_only_theirs(fake: FakeDiscord, titan):
+    played = await ann_plays_with(fake, titan, "forced", forced_seat, 1)
+    assert played.waited[ANN] == 0 and played.waited[BOB] > 0
+    assert played.made and {r.seat for r in played.made} == {played.ann}
+    told = marked_lines(fake)
+    assert len(told) == len(played.made)
+    assert all(" strikes " in line and line.endswith(" (autostrike).") for line in told), told
+
+
+async def test_autostrike_all_makes_every_strike_decision_of_its_player(fake: FakeDiscord, titan):
+    """Ann at ``all``, Bob off, by clicks: the game never waits for Ann's strike phase, which
+    she is never offered to click, and waits for Bob's; each decision made for her is told
+    with its mark."""
+    played = await ann_plays_with(fake, titan, "all", striking_person, 6)
+    assert played.waited[ANN] == 0 and played.waited[BOB] > 0
+    assert len(played.made) >= 6 and {r.seat for r in played.made} == {played.ann}
+    told = marked_lines(fake)
+    assert len(told) == len(played.made), told
     assert all(line.endswith(" (autostrike).") for line in told), told
