@@ -112,8 +112,8 @@ def _left(game: Game, event: PlayerEliminated | None) -> str:
         return "out of the game"
     if event.reason == WITHDREW:
         return "withdrew"
-    by = f" by {game.name_of(event.by)}" if event.by is not None else ""
-    return f"out of the game{by} ({event.reason})"
+    by = f", eliminated by {game.name_of(event.by)}" if event.by is not None else ""
+    return f"out of the game ({event.reason}){by}"
 
 
 def _ended_at(game: Game) -> datetime | None:

@@ -204,8 +204,8 @@ def _returned(e: ev.CharactersReturned, n: Names) -> str | None:
 def _player_out(e: ev.PlayerEliminated, n: Names) -> str:
     if e.reason == ev.WITHDREW:
         return f"{n.seat(e.seat)} withdrew from the game."
-    by = f" by {n.seat(e.by)}" if e.by is not None else ""
-    return f"{n.seat(e.seat)} is out of the game{by} ({e.reason})."
+    by = f", eliminated by {n.seat(e.by)}" if e.by is not None else ""
+    return f"{n.seat(e.seat)} is out of the game ({e.reason}){by}."
 
 
 @narrator(ev.MarkersInherited)

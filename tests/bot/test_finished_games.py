@@ -108,7 +108,7 @@ async def test_status_after_the_end_tells_the_result_and_every_final_score(servi
         ), (line, text)
     [loser] = [p for p in state.players if p.eliminated]
     [winner] = state.result.winners
-    how = f"out of the game by {game.name_of(winner)} (Titan lost)"
+    how = f"out of the game (Titan lost), eliminated by {game.name_of(winner)}"
     if WITHDREW in {e.reason for e in await eliminations(service, game)}:
         how = "withdrew"  # (the agent's Titans kept clear of each other)
     assert f"  {loser.name} ({loser.colour}): {loser.score} points, {how}" in text.splitlines()

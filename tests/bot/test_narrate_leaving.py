@@ -26,7 +26,7 @@ def test_a_withdrawal_reads_as_one():
     ]
     assert narrate([PlayerEliminated(2, 1, WITHDREW)], names) == ["Red withdrew from the game."]
     assert narrate([PlayerEliminated(2, 1, TITAN_LOST)], names) == [
-        "Red is out of the game by Gold (Titan lost)."
+        "Red is out of the game (Titan lost), eliminated by Gold."
     ]
 
 
