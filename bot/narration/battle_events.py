@@ -6,6 +6,7 @@ named with their legion and hex: ``Bk01's Troll (C3)``.
 
 from __future__ import annotations
 
+from bot.narration.heading import BATTLE_ENDS
 from bot.narration.table import Names, article, listing, narrator, plural
 from engine.battle import events as bv
 from engine.battle.position import Side
@@ -183,4 +184,4 @@ def _conceded(e: bv.BattleConceded, n: Names) -> str:
 @narrator(bv.BattleEnded)
 def _ended(e: bv.BattleEnded, n: Names) -> str:
     who = f"{_whose(n, e.winner)} wins" if e.winner is not None else "nobody wins"
-    return f"The battle ends in turn {e.turn} ({e.kind.value}): {who}."
+    return f"{BATTLE_ENDS}{e.turn} ({e.kind.value}): {who}."

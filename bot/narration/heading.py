@@ -18,6 +18,8 @@ HEAD = "### "
 """How the line saying where the game stands begins (a small heading on Discord)."""
 WAITING = "Waiting for **"
 """How the line naming the next decision begins (:func:`bot.handlers.play.announce`)."""
+BATTLE_ENDS = "The battle ends in turn "
+"""How the line telling a battle's end begins (:mod:`bot.narration.battle_events`)."""
 
 _PHASES = {
     Phase.SPLIT: "split phase",

@@ -7,7 +7,8 @@ edit notifies nobody; a picture the same as the one it carries stays, not upload
 again). A hand-off — news that pings the next player — is a new message, which becomes
 the live one; the old one loses its buttons (its decision was made). A
 battle begins with a new message in the channel, from which a thread opens at the battle's
-first news; its news goes there, and when it ends the channel is told and the thread
+first news; its news goes there, and when it ends the channel is told, the thread's live
+message tells the battle's last blows and end in place of its prompt, and the thread is
 archived. Where the bot may not open a thread or write in it, the battle is told in the
 channel.
 
@@ -23,6 +24,7 @@ import logging
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
+from bot.narration.heading import BATTLE_ENDS
 from bot.outbox.codec import Stored
 from bot.outbox.layout import Parts, compose, parts
 from bot.outbox.transport import Refused, Transport
@@ -91,7 +93,7 @@ async def post(
         changed[BATTLE] = Place(opened.live, unopened=name)
     if BattleStage.ENDS in stages and (battle := changed.get(BATTLE, here.get(BATTLE))):
         if battle.unopened is None:
-            await _close(transport, channel, battle)
+            await _close(transport, channel, battle, message.text)
         changed[BATTLE] = None
     return Posted(outcome, changed)
 
@@ -104,13 +106,39 @@ async def _opened(transport: Transport, channel: int, place: Place) -> Place:
     return Place(await transport.open_thread(channel, place.target, place.unopened))
 
 
-async def _close(transport: Transport, channel: int, battle: Place) -> None:
-    """The battle is over: its last choices leave, its thread is archived."""
+async def _close(transport: Transport, channel: int, battle: Place, ended: str) -> None:
+    """The battle is over (told in the channel by ``ended``): the thread's live message
+    ends with the news of its last blows and its end instead of the prompt, its choices
+    leave, and the thread is archived (read later, it says how the battle ended)."""
+    closing = _closing(transport, battle, ended)
     try:
+        if closing is None or battle.live is None:
+            await _retire(transport, battle)
+        else:
+            text, added = closing
+            await transport.edit(battle.target, battle.live, Message(text), added, kept=True)
+    except Refused as error:  # (a message deleted): it keeps what it said
+        log.info("channel %s: the battle's thread keeps its last words (%s)", channel, error)
         await _retire(transport, battle)
+    try:
         await transport.close_thread(battle.target)
     except Refused as error:
         log.warning("channel %s: the battle's thread stays open (%s)", channel, error)
+
+
+def _closing(transport: Transport, battle: Place, ended: str) -> tuple[str, str] | None:
+    """The thread's live message with the news of ``ended`` up to the battle's end line in
+    place of its prompt, and those lines; None when there is no such line or no live
+    message to end."""
+    news = parts(ended).news
+    last = next((i for i, line in enumerate(news) if line.startswith(BATTLE_ENDS)), None)
+    if last is None or battle.live is None or not battle.text:
+        return None
+    old, added = parts(battle.text), news[: last + 1]
+    text, _ = compose(
+        Parts(old.head, old.news + added), MAX_LIVE, lambda text: transport.measure(Message(text))
+    )
+    return text, "\n".join(added)
 
 
 async def _say(

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
+from bot.narration.heading import BATTLE_ENDS
 from bot.outbox.codec import Stored
 from bot.outbox.posting import BATTLE, GAME, MAX_LIVE, Posted, carried, post
 from bot.outbox.transport import Refused
@@ -155,6 +156,45 @@ async def test_a_battle_opens_its_thread_at_its_first_news_and_archives_it_at_it
     assert here.kinds()[-3:] == ["edit", "unbutton", "close"]
     assert here.calls.made[-3][1] == CHANNEL  # the result: told in the channel
     assert BATTLE not in here.places
+
+
+async def test_a_battle_thread_ends_with_the_last_blows_and_the_battle_s_end_not_a_prompt():
+    here = Channel(Calls())
+    await here.say("Battle in 116", stage=BEGINS)
+    await here.say("### Battle in 116\nGr03 moves\nWaiting for **Ann** to strike", BATTLE, DURING)
+    ended = (
+        "### Turn 3 · Ann\nGd03's Angel strikes Gr03's Ogre: 2 hits, Ogre slain.\n"
+        f"{BATTLE_ENDS}3 (legion wiped out): Gd03 (the attacker) wins.\n"
+        "Ann scores 12 points.\nWaiting for **Ann** to muster"
+    )
+    await here.say(ended, stage=ENDS, ping=True)
+    assert here.kinds()[-4:] == ["post", "unbutton", "edit", "close"]
+    assert here.calls.made[-4][1] == CHANNEL  # the whole news: in the channel
+    kind, thread, (message, text) = here.calls.made[-2]  # type: ignore[misc]
+    assert (kind, thread, message) == ("edit", 1001, 1002)
+    assert text == (
+        "### Battle in 116\nGr03 moves\nGd03's Angel strikes Gr03's Ogre: 2 hits, Ogre slain.\n"
+        f"{BATTLE_ENDS}3 (legion wiped out): Gd03 (the attacker) wins."
+    )  # what came after the battle and the prompts stay in the channel
+    assert BATTLE not in here.places
+
+
+class RefusedEdits(Calls):
+    """A transport that refuses edits (the thread's message was deleted)."""
+
+    async def edit(
+        self, channel: int, message_id: int, message: Message, added: str, *, kept: bool = False
+    ) -> str:
+        raise Refused("the message to edit is gone")
+
+
+async def test_a_battle_thread_whose_last_words_cannot_be_written_is_archived_still():
+    here = Channel(RefusedEdits())
+    await here.say("Battle in 116", stage=BEGINS)
+    await here.say("Gr03 moves", BATTLE, DURING)
+    await here.say(f"{BATTLE_ENDS}3 (legion wiped out): Gd03 wins.", stage=ENDS, ping=True)
+    assert here.kinds()[-4:] == ["post", "unbutton", "unbutton", "close"]
+    assert here.calls.made[-1] == ("close", 1001, None)
 
 
 async def test_a_battle_settled_before_anyone_enters_leaves_no_thread():

@@ -62,15 +62,16 @@ async def ann_plays_with(
 
 def marked_lines(fake: FakeDiscord) -> list[str]:
     """Every line of news that says it was made by autostrike, in the battles' threads and
-    the channel (where a battle's end is told)."""
+    the channel, each once (the blows that end a battle are told in both)."""
     places = [p.CHANNEL_ID, *(thread.id for thread in fake.threads())]
-    return [
+    lines = (
         line
         for place in places
         for message in fake.in_channel(place)
         for line in message.content.split("\n")
         if "(autostrike)" in line
-    ]
+    )
+    return list(dict.fromkeys(lines))
 
 
 def forced_seat(game: Game) -> int | None:

@@ -24,9 +24,10 @@ MOST_STEPS = 4000
 LIMIT = 2000
 
 
-def game_messages(fake: FakeDiscord) -> list[Sent]:
-    """The bot's public messages in the game's channel and its threads, as they are now."""
-    places = {p.CHANNEL_ID} | {t.id for t in fake.threads()}
+def game_messages(fake: FakeDiscord, archived: bool = True) -> list[Sent]:
+    """The bot's public messages in the game's channel and its threads (but those archived,
+    where a battle's end was told, unless ``archived``), as they are now."""
+    places = {p.CHANNEL_ID} | {t.id for t in fake.threads() if archived or not t.archived}
     return [
         m
         for m in fake.messages.values()
@@ -48,13 +49,12 @@ async def test_the_live_message_fits_and_ends_with_the_current_prompt_over_a_lon
             lines = message.content.splitlines()
             waiting = [i for i, line in enumerate(lines) if WAITING in line]
             assert waiting in ([], [len(lines) - 1]), message.content
+        live = max(game_messages(fake, archived=False), key=lambda m: max(m.id, m.said))
         if game is None:  # over: nothing is waited for any more
-            live = max(messages, key=lambda m: max(m.id, m.said))
             assert WAITING not in live.content, live.content
             continue
         seat, task = waiting_for(game.state)
         prompt = f"{WAITING}{game.name_of(seat)}** to {task}"
-        live = max(messages, key=lambda m: max(m.id, m.said))
         lines = live.content.splitlines()
         assert titan.bot.dialect.render(prompt) in lines[-1], (prompt, lines[-1])
         head = lines[1] if lines[0].startswith("<@") else lines[0]  # pings: a line of their own

@@ -16,6 +16,7 @@ import io
 import pytest
 from PIL import Image, PngImagePlugin
 
+from bot.narration.heading import BATTLE_ENDS
 from bot.replies import Picture
 from bot.storage.record import encode_state
 from engine.game import actions as a
@@ -56,9 +57,12 @@ def drawn(message: Sent) -> str | None:
     return None
 
 
-def game_messages(fake: FakeDiscord) -> list[Sent]:
-    """The bot's messages in the game's channel and its threads, as they are now."""
-    places = {p.CHANNEL_ID} | {t.id for t in fake.threads() if t.parent == p.CHANNEL_ID}
+def game_messages(fake: FakeDiscord, archived: bool = True) -> list[Sent]:
+    """The bot's messages in the game's channel and its threads (but those archived, where
+    a battle's end was told, unless ``archived``), as they are now."""
+    places = {p.CHANNEL_ID} | {
+        t.id for t in fake.threads() if t.parent == p.CHANNEL_ID and (archived or not t.archived)
+    }
     return [
         m
         for m in fake.messages.values()
@@ -104,7 +108,7 @@ async def test_a_whole_game_keeps_the_channel_calm_and_the_picture_current(fake,
         messages = game_messages(fake)
         made = [m for m in messages if m.id not in before]
         in_channel = [m for m in made if m.channel == p.CHANNEL_ID]
-        last = newest(messages)
+        last = newest(game_messages(fake, archived=False))
         if found is not None:
             # after every action the newest game message shows the state as it now is
             assert drawn(last) == fingerprint(found[2]), f"step {steps}: {last.content!r}"
@@ -130,6 +134,12 @@ async def test_a_whole_game_keeps_the_channel_calm_and_the_picture_current(fake,
     assert battles >= 1 and 1 <= len(threads) <= battles  # none for a battle never fought
     assert all(t.archived for t in threads)  # every battle ended, and its thread with it
     assert all(fake.in_channel(t.id) for t in threads)  # each told its battle
+    for thread in threads:  # read later, it ends with how the battle ended, nothing awaited
+        closing = max(
+            (m for m in game_messages(fake) if m.channel == thread.id), key=lambda m: m.id
+        )
+        assert closing.content.splitlines()[-1].startswith(BATTLE_ENDS), closing.content
+        assert not closing.components and closing.files  # no choices left; its picture
     assert hand_offs < steps / 2  # most actions edit the live message
 
 
