@@ -25,6 +25,7 @@ from datetime import datetime
 
 from bot.context import Context
 from bot.dialect import timestamp, without_hints
+from bot.handlers.preferences import choices_text
 from bot.narration.describe import waiting_for
 from bot.narration.turns import turn_phrase
 from bot.replies import Replies
@@ -86,9 +87,10 @@ async def mygames(ctx: Context, game: Game | None, args: Args) -> Replies:
     args.finish()
     user = ctx.caller.user
     listed, unloaded = await my_games(ctx.db, user)
-    if not listed:
-        return Replies.answer(NO_GAME)
-    return Replies.answer(mine_text(listed, user, unloaded))
+    async with ctx.db.reading() as db:
+        choices = await choices_text(db, user, ctx.now())
+    text = mine_text(listed, user, unloaded, choices) if listed else f"{NO_GAME}\n{choices}"
+    return Replies.answer(text)
 
 
 async def my_games(store: Store, user: int) -> tuple[list[Listed], int]:
@@ -210,10 +212,10 @@ def _created(log: Sequence[ActionRow], n: int) -> str:
 # --- the answer ------------------------------------------------------------------------------
 
 
-def mine_text(listed: Sequence[Listed], user: int, unloaded: int = 0) -> str:
+def mine_text(listed: Sequence[Listed], user: int, unloaded: int = 0, footer: str = "") -> str:
     """The list: the games waiting for ``user`` (the longest waiting first), then the
     others (by number); at most :data:`MOST_LISTED` within :data:`MAX_TEXT` characters,
-    then how many more."""
+    then how many more, and ``footer``."""
     waiting = sorted((g for g in listed if g.waits_for(user)), key=lambda g: g.since or "")
     others = sorted((g for g in listed if not g.waits_for(user)), key=lambda g: g.row.id)
     count = len(listed) + unloaded
@@ -224,14 +226,14 @@ def mine_text(listed: Sequence[Listed], user: int, unloaded: int = 0) -> str:
         for index, entry in enumerate(games):
             line = game_line(entry, user)
             head = [title] if index == 0 and title else []
-            size = len("\n".join([*lines, *head, line]))
+            size = len("\n".join([*lines, *head, line, footer]))
             if shown >= MOST_LISTED or size > MAX_TEXT - _TAIL:
                 break
             lines += [*head, line]
             shown += 1
     if shown < count:
         lines.append(f"… and {count - shown} more")
-    return "\n".join(lines)
+    return "\n".join([*lines, footer] if footer else lines)
 
 
 def game_line(entry: Listed, user: int) -> str:

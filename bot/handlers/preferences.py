@@ -14,11 +14,13 @@ from __future__ import annotations
 from dataclasses import replace
 
 from bot.context import Context
+from bot.dialect import timestamp
 from bot.replies import Replies
 from bot.schedule.quiet import QuietHours
 from bot.storage import autostrike as autostrike_rows
 from bot.storage import dms as dm_rows
 from bot.storage import due
+from bot.storage.connection import Connection
 from bot.storage.record import Game
 from bot.syntax import Args
 from engine.errors import InvalidNotation
@@ -115,3 +117,23 @@ async def autostrike(ctx: Context, game: Game | None, args: Args) -> Replies:
             "`autostrike forced` makes only the strikes that leave no choice."
         )
     return Replies.answer("Autostrike is off: you make every strike yourself.")
+
+
+async def choices_text(db: Connection, user: int, now: float) -> str:
+    """The caller's own choices in one line (shown under ``mygames``): DMs, reminders and
+    quiet hours, autostrike, and time away."""
+    closed_at, dms_off = await dm_rows.dm_status(db, user)
+    dms_word = "off" if dms_off else "closed by Discord" if closed_at is not None else "on"
+    prefs = await due.reminder_prefs(db, user)
+    hours = QuietHours.stored(prefs.quiet)
+    remind = "off" if prefs.off else "on"
+    if not prefs.off and hours is not None:
+        remind += f", quiet {hours.start:%H:%M}–{hours.end:%H:%M} ({hours.zone})"
+    mode = (await autostrike_rows.autostrike_modes(db, (user,))).get(user, "off")
+    parts = [f"DMs {dms_word}", f"reminders {remind}", f"autostrike {mode}"]
+    away = await due.away(db, user, now)
+    if away is not None:
+        who = "the computer plays for you" if away.standin else None
+        who = who or (f"<@{away.standin_user}> stands in" if away.standin_user else None)
+        parts.append(f"away until {timestamp(away.until, 'f')}" + (f" ({who})" if who else ""))
+    return f"Your choices: {' · '.join(parts)}."

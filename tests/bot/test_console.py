@@ -134,9 +134,11 @@ async def test_mygames_in_the_terminal_names_the_channel_and_the_time_in_words(t
     ann, cat = said
     assert ann.startswith("[to Ann] Your open games: 1, ")
     assert "- Game #1 in this terminal, before turn 1: waiting for " in ann
-    assert re.search(r", asked \d{4}-\d\d-\d\d \d\d:\d\d UTC$", ann), ann
+    *games, choices = ann.split("\n")
+    assert re.search(r", asked \d{4}-\d\d-\d\d \d\d:\d\d UTC$", games[-1]), ann
+    assert choices.startswith("Your choices: DMs on")
     assert "<t:" not in ann and "<#" not in ann
-    assert cat == f"[to Cat] {NO_GAME}"
+    assert cat.startswith(f"[to Cat] {NO_GAME}\nYour choices: ")
 
 
 async def test_a_resumed_game_shows_its_status_and_names_who_its_held_news_ping(tmp_path):

@@ -80,6 +80,13 @@ def waits_for_someone_else(user: Caller):
 
 
 async def mygames(service: GameService, who: Caller, channel: int = 99) -> str:
+    """What ``mygames`` answers ``who`` but its last line, the player's own choices."""
+    *listing, choices = (await answer(service, who, channel)).split("\n")
+    assert choices.startswith("Your choices: "), choices
+    return "\n".join(listing)
+
+
+async def answer(service: GameService, who: Caller, channel: int = 99) -> str:
     replies = await service.submit(Place(channel), who, "mygames")
     assert not replies.error and replies.public is None and not replies.private
     return replies.ephemeral.text
@@ -254,3 +261,31 @@ async def test_thirty_games_fit_one_message_quickly(service, monkeypatch):
     assert lines[-1] == f"… and {count - len(listed)} more"
     assert len(Slash().render(text)) <= 2000
     assert "<t:" not in TERMINAL.render(text)
+
+
+async def test_the_players_own_choices_close_the_answer(service, clock):
+    """Under the games (or the word that there are none): DMs, reminders and quiet hours,
+    autostrike and time away, as the player set them; only they see it."""
+    place = Place(98)
+    plain = (await answer(service, ANN)).split("\n")[-1]
+    assert plain == "Your choices: DMs on · reminders on · autostrike off."
+    for command in ("dms off", "quiet 22:00-08:00 Europe/Paris", "autostrike all"):
+        assert not (await service.submit(place, ANN, command)).error, command
+    assert (await answer(service, ANN)).split("\n")[-1] == (
+        "Your choices: DMs off · reminders on, quiet 22:00–08:00 (Europe/Paris) · autostrike all."
+    )
+    await opened(service, 60, ANN, BOB)
+    back = (datetime.now(UTC) + timedelta(days=30)).date().isoformat()
+    assert not (await service.submit(place, ANN, f"away until {back} standin ai")).error
+    text = await answer(service, ANN)
+    assert text.startswith("Your open games: 1, ")
+    assert re.fullmatch(
+        r"Your choices: DMs off · reminders on, quiet 22:00–08:00 \(Europe/Paris\) · "
+        r"autostrike all · away until <t:\d+:f> \(the computer plays for you\)\.",
+        text.split("\n")[-1],
+    ), text
+    assert not (await service.submit(place, ANN, "reminders off")).error
+    assert " · reminders off · " in (await answer(service, ANN)).split("\n")[-1]
+    assert (await answer(service, BOB)).split("\n")[-1] == (
+        "Your choices: DMs on · reminders on · autostrike off."
+    )  # each their own
