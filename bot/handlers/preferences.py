@@ -123,7 +123,8 @@ async def choices_text(db: Connection, user: int, now: float) -> str:
     """The caller's own choices in one line (shown under ``mygames``): DMs, reminders and
     quiet hours, autostrike, and time away."""
     closed_at, dms_off = await dm_rows.dm_status(db, user)
-    dms_word = "off" if dms_off else "closed by Discord" if closed_at is not None else "on"
+    refused = closed_at is not None
+    dms_word = "off" if dms_off else "closed (Discord refused them)" if refused else "on"
     prefs = await due.reminder_prefs(db, user)
     hours = QuietHours.stored(prefs.quiet)
     remind = "off" if prefs.off else "on"

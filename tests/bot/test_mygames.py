@@ -14,6 +14,7 @@ from bot.context import Caller, Place
 from bot.dialect import TERMINAL, Slash
 from bot.handlers.mine import MOST_LISTED, NO_GAME
 from bot.service import GameService
+from bot.storage import dms
 from bot.storage import games as rows
 from bot.storage.record import initial_state, replay_rows
 from engine.characters import CHARACTERS
@@ -289,3 +290,7 @@ async def test_the_players_own_choices_close_the_answer(service, clock):
     assert (await answer(service, BOB)).split("\n")[-1] == (
         "Your choices: DMs on · reminders on · autostrike off."
     )  # each their own
+    async with service.db.transaction() as db:  # Discord refused a DM to Bob
+        await dms.close_dms(db, BOB.user, "2026-03-01")
+    closed = (await answer(service, BOB)).split("\n")[-1]
+    assert closed.startswith("Your choices: DMs closed (Discord refused them) · "), closed
