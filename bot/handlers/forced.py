@@ -3,7 +3,8 @@
 When the game waits for a person's decision in a battle's strike phase
 (:func:`engine.game.forced.strike_decision`) and that person turned ``autostrike`` on, the
 AI runner makes it for them at once, as it plays the AI seats (:mod:`bot.ai_runner`),
-saving them a round trip: with ``forced``, only a decision that leaves no choice
+saving them a decision, and a round trip when nothing of theirs follows it (see
+``bench/battle_waits.py``): with ``forced``, only a decision that leaves no choice
 (:func:`engine.game.forced.forced_action`: strikes of one target each, carried-over hits
 only one character can take); with ``all``, every strike, rangestrike, carry-over and
 the phase's end, as the computer's level :data:`LEVEL` would choose them (a decision that
