@@ -18,7 +18,7 @@ thought out from what the player's own seat may see.
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 from bot.context import Caller
 from bot.replies import Replies
@@ -41,14 +41,6 @@ HEADINGS = ("#", "<@")
 """How the lines above an action's news begin (the battle's heading, a ping)."""
 
 
-@dataclass(frozen=True)
-class Forced:
-    """A person's forced action the game waits for."""
-
-    seat: int
-    action: a.Action
-
-
 def striking_person(game: Game) -> int | None:
     """The seat of the person whose strike-phase decision the game waits for, if it waits
     for one."""
@@ -58,16 +50,6 @@ def striking_person(game: Game) -> int | None:
     if seat is None or game.is_ai(seat) or not strike_decision(game.state, seat):
         return None
     return seat
-
-
-def forced_turn(game: Game) -> Forced | None:
-    """The forced battle action of the person the game waits for, if their next action is
-    forced (whether they asked for it to be made for them is :func:`mode_of`)."""
-    seat = striking_person(game)
-    if seat is None:
-        return None
-    action = forced_action(game.playing(), seat)
-    return Forced(seat, action) if action is not None else None
 
 
 async def mode_of(db: Connection, game: Game, seat: int) -> rows.Mode:

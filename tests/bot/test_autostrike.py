@@ -9,11 +9,12 @@ import json
 import re
 import sqlite3
 from collections.abc import Callable
+from dataclasses import dataclass
 
 import pytest
 
 from bot.context import Place
-from bot.handlers.forced import AUTOSTRIKE, LEVEL, forced_turn, striking_person
+from bot.handlers.forced import AUTOSTRIKE, LEVEL, striking_person
 from bot.schedule.decisions import decision_of
 from bot.schedule.runner import AUTOSTRIKE_HINT, CHOOSING_HINT
 from bot.schedule.scheduler import Scheduler
@@ -26,6 +27,7 @@ from bot.storage.games import STRIKES, ActionRow
 from bot.storage.migrations import MIGRATIONS
 from bot.storage.record import Game, read_action, state_at
 from engine.ai.player import choose_action
+from engine.game import actions as a
 from engine.game.forced import STRIKE_PHASE_ACTIONS, forced_action, strike_decision
 from engine.game.legal import to_act
 from tests.bot import test_schedule as schedule
@@ -40,6 +42,23 @@ SEED = 4
 ALL_SEED = 6
 """A game of agents whose battles give P0 ten strike-phase decisions, one a choice."""
 STEPS = 3000
+
+
+@dataclass(frozen=True)
+class Forced:
+    """A person's forced action the game waits for."""
+
+    seat: int
+    action: a.Action
+
+
+def forced_turn(game: Game) -> Forced | None:
+    """The forced battle action of the person the game waits for, if they have one."""
+    seat = striking_person(game)
+    if seat is None:
+        return None
+    action = forced_action(game.playing(), seat)
+    return Forced(seat, action) if action is not None else None
 
 
 async def made(service: GameService, game: Game) -> list[ActionRow]:

@@ -7,13 +7,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from bot.handlers.forced import AUTOSTRIKE, forced_turn, striking_person
+from bot.handlers.forced import AUTOSTRIKE, striking_person
 from bot.storage import games as rows
 from bot.storage.record import Game
 from tests.bot.discord import payloads as p
 from tests.bot.discord.driver import Driver
 from tests.bot.discord.fake import FakeDiscord
 from tests.bot.discord.helpers import ANN, BOB, command, open_game
+from tests.bot.test_autostrike import forced_turn
 
 STEPS = 1500
 
