@@ -41,7 +41,7 @@ from dataclasses import dataclass
 
 from bot.context import Caller, Place
 from bot.handlers.ai_seats import ai_caller, ai_choice, ai_play, waiting_ai
-from bot.handlers.forced import (
+from bot.handlers.autostrike import (
     autostrike_caller,
     made_for_them,
     marked,
@@ -170,7 +170,7 @@ class AiRunner:
     async def next_turn(self, game: Game) -> Turn | None:
         """What ``game`` plays by itself next: an AI seat's decision (its action still to
         be thought out), or a person's strike-phase decision when their ``autostrike``
-        makes it (:mod:`bot.handlers.forced`); None when it waits for a person."""
+        makes it (:mod:`bot.handlers.autostrike`); None when it waits for a person."""
         seat = waiting_ai(game)
         if seat is not None:
             return Turn(seat, ai_caller(game, seat))

@@ -2,7 +2,7 @@
 direct message), ``reminders on|off`` and ``quiet HH:MM-HH:MM [ZONE]|off`` (when the
 bot may remind them that a game waits; see :mod:`bot.schedule`), ``autostrike
 off|forced|all`` (which of their strike-phase decisions are made for them, see
-:mod:`bot.handlers.forced`); time away is :mod:`bot.handlers.away`.
+:mod:`bot.handlers.autostrike`); time away is :mod:`bot.handlers.away`.
 
 With DMs off, the news of what others did to one's legions is not sent; ``legions``
 shows them at any time, and one's own commands answer with one's own news as before.

@@ -1,5 +1,5 @@
 """Users' ``autostrike`` (:mod:`bot.handlers.preferences`): which of their battle
-decisions are made for them (:mod:`bot.handlers.forced`). Plain queries inside the
+decisions are made for them (:mod:`bot.handlers.autostrike`). Plain queries inside the
 caller's transaction."""
 
 from __future__ import annotations

@@ -232,7 +232,7 @@ async def active_games_waiting_for_ai(
     """The channel and guild of every active game that waits for a computer seat (ids
     below zero): its clock's seat (see :mod:`bot.storage.due`) is one, or it has one and
     no clock yet (stored before clocks); or that waits for the strikes of a player who
-    turned ``autostrike`` on (which may make them, :mod:`bot.handlers.forced`). A game
+    turned ``autostrike`` on (which may make them, :mod:`bot.handlers.autostrike`). A game
     with computer seats that waits for a human is not among them: a start-up loads only
     the games it must advance. With ``user``, only the games waiting for that player's
     strikes."""

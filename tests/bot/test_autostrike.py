@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import pytest
 
 from bot.context import Place
-from bot.handlers.forced import AUTOSTRIKE, LEVEL, striking_person
+from bot.handlers.autostrike import AUTOSTRIKE, LEVEL, striking_person
 from bot.schedule.decisions import decision_of
 from bot.schedule.runner import AUTOSTRIKE_HINT, CHOOSING_HINT
 from bot.schedule.scheduler import Scheduler

@@ -24,7 +24,7 @@ from typing import Any, Protocol
 
 from bot.discord import specs as s
 from bot.discord.specs import Spec, show
-from bot.handlers.forced import AUTOSTRIKE
+from bot.handlers.autostrike import AUTOSTRIKE
 from bot.offers import Menu, Offer
 from bot.storage import games as rows
 from bot.storage.connection import Backend

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from bot.handlers.forced import AUTOSTRIKE, striking_person
+from bot.handlers.autostrike import AUTOSTRIKE, striking_person
 from bot.storage import games as rows
 from bot.storage.record import Game
 from tests.bot.discord import payloads as p
