@@ -172,7 +172,12 @@ _INFO = (
     ("board", "board", "the masterboard", ()),
     ("battle", "battle", "the battle being fought: the battleland and every character", ()),
     ("status", "status", "turn, phase, scores and who must act; once over, the result", ()),
-    ("mygames", "mygames", "your open games in every channel, those waiting for you first", ()),
+    (
+        "mygames",
+        "mygames",
+        "your open games in every channel, those waiting for you first; your own choices",
+        (),
+    ),
     ("history", "history [N]", "the last N things that happened", ("log",)),
     ("replay", "replay [GAME]", "a finished game's replay: an animation of the board", ()),
     ("legal", "legal", "every command you may give now", ("moves",)),
