@@ -223,9 +223,10 @@ async def test_a_game_that_cannot_be_read_back_is_named_and_the_others_listed(se
 
 
 async def test_thirty_games_fit_one_message_quickly(service, monkeypatch):
-    """A player in 30 games (long channel ids, long names, games well under way) gets
-    at most 20 of them, then how many more, within one Discord message; of each game's
-    log only the rows from the snapshot before the awaited seat's turn came are read."""
+    """A player in 30 games (long channel ids, long names, games well under way, every
+    choice of theirs set, the longest words) gets at most 20 of them, then how many more,
+    then their choices, within one Discord message; of each game's log only the rows from
+    the snapshot before the awaited seat's turn came are read."""
     long_ann = Caller(ANN.user, "A" * 32)
     long_bob = Caller(BOB.user, "B" * 31 + "b")
     PEOPLE.update({long_ann.name: long_ann, long_bob.name: long_bob})
@@ -235,6 +236,15 @@ async def test_thirty_games_fit_one_message_quickly(service, monkeypatch):
         await opened(service, channel, host, guest)
         if index < 10:
             await play_until(service, channel, lambda g: g is None or g.n >= 40, seed=index)
+    back = (datetime.now(UTC) + timedelta(days=30)).date().isoformat()
+    for command in (
+        "quiet 22:00-08:00 America/Argentina/ComodRivadavia",
+        "autostrike forced",
+        f"away until {back} standin <@{CAT.user}>",
+    ):
+        assert not (await service.submit(Place(99), long_ann, command)).error, command
+    async with service.db.transaction() as db:
+        await dms.close_dms(db, long_ann.user, "2026-03-01")
     every = service._snapshot_every  # the service keeps a snapshot every so many actions
     needed = 0
     for channel in channels:
@@ -252,7 +262,8 @@ async def test_thirty_games_fit_one_message_quickly(service, monkeypatch):
         return found
 
     monkeypatch.setattr(rows, "actions", counted)
-    text = await mygames(service, long_ann)
+    whole = await answer(service, long_ann)
+    text = whole.rsplit("\n", 1)[0]
     assert 0 < read[0] <= needed, (read[0], needed)
     lines = text.splitlines()
     listed = [x for x in lines if x.startswith("- Game #")]
@@ -260,8 +271,10 @@ async def test_thirty_games_fit_one_message_quickly(service, monkeypatch):
     count = int(lines[0].split()[3].rstrip(","))
     assert count >= 28  # a random game may have ended
     assert lines[-1] == f"… and {count - len(listed)} more"
-    assert len(Slash().render(text)) <= 2000
-    assert "<t:" not in TERMINAL.render(text)
+    choices = whole.split("\n")[-1]
+    assert "DMs closed" in choices and "ComodRivadavia" in choices and "stands in" in choices
+    assert len(Slash().render(whole)) <= 2000
+    assert "<t:" not in TERMINAL.render(whole)
 
 
 async def test_the_players_own_choices_close_the_answer(service, clock):
