@@ -11,6 +11,11 @@ both players see: making a forced action at once tells nobody anything (§1.7).
 A strike-phase decision (:func:`strike_decision`) is any of the strikes, rangestrikes,
 carried-over hits or the phase's end a side chooses among in its strike or counterstrike
 phase (§9, §10); a concession to answer is none of them.
+
+A concession window (:func:`concession_window`) is a step where a side may concede
+outright or fight on and nothing else (§5.8): as the battle begins, before drift damage,
+before the counterstrikes of a side slain to the last, at the end check. What ``fighton``
+answers for a player.
 """
 
 from __future__ import annotations
@@ -25,6 +30,14 @@ from engine.game.state import GameState
 STRIKING = (BattleStep.STRIKE, BattleStep.COUNTERSTRIKE)
 STRIKE_PHASE_ACTIONS = (b.Strike, b.Rangestrike, b.CarryOver, b.EndStrikes)
 """The actions a strike-phase decision is made with."""
+WINDOWS = (
+    BattleStep.OPEN_ATTACKER,
+    BattleStep.OPEN_DEFENDER,
+    BattleStep.DRIFT,
+    BattleStep.SLEW_ALL,
+    BattleStep.END_CHECK,
+)
+"""The steps that wait for a side to concede or fight on (RULES §5.8, the SoP)."""
 
 
 def strike_decision(state: GameState, seat: int) -> bool:
@@ -37,6 +50,16 @@ def strike_decision(state: GameState, seat: int) -> bool:
     if battle.carry is None and battle.step not in STRIKING:
         return False
     return battle_seat(state) == seat
+
+
+def concession_window(state: GameState, seat: int) -> bool:
+    """Whether the game waits for ``seat`` to concede or fight on, and nothing else: as
+    the battle begins, before drift damage, before the counterstrikes, at the end check
+    (RULES §5.8). Fighting on is declining the window (:class:`~engine.game.actions.Decline`)."""
+    battle = battle_of(state)
+    if battle is None or battle.concession is not None or battle.carry is not None:
+        return False
+    return state.result is None and battle.step in WINDOWS and battle_seat(state) == seat
 
 
 def forced_action(state: GameState, seat: int) -> a.Action | None:

@@ -1,4 +1,5 @@
-"""Forced battle decisions (RULES §9.1, §9.4): what ``autostrike`` makes for a player."""
+"""Forced battle decisions (RULES §9.1, §9.4): what ``autostrike`` makes for a player; and
+the concession windows (§5.8) that ``fighton`` answers."""
 
 from __future__ import annotations
 
@@ -6,10 +7,10 @@ from dataclasses import replace
 
 import pytest
 
-from engine.battle.state import Battle, PendingCarry
+from engine.battle.state import Battle, BattleStep, PendingCarry
 from engine.game import actions as a
 from engine.game import battle_actions as b
-from engine.game.forced import forced_action, strike_decision
+from engine.game.forced import concession_window, forced_action, strike_decision
 from engine.game.legal import legal_actions, to_act
 from engine.game.state import GameState, Stage
 from tests.engine.battle.helpers import battle_game, current, fight, loaded
@@ -105,6 +106,39 @@ def test_carried_hits_are_a_strike_decision_a_maneuver_or_a_concession_none() ->
     assert not any(strike_decision(maneuver, seat) for seat in (0, 1))
     conceding, _ = fight(state, a.Concede())
     assert not any(strike_decision(conceding, seat) for seat in (0, 1))
+
+
+def test_the_battle_begins_with_each_side_s_window_to_concede_attacker_first() -> None:
+    state = battle_game("Plains t1 attacker-may-concede: Bk01 Ogre@C3 | Rd01 Troll@C2")
+    for step in (BattleStep.OPEN_ATTACKER, BattleStep.OPEN_DEFENDER):
+        seat = _waiting(state)
+        assert current(state).step is step
+        assert concession_window(state, seat) and not concession_window(state, 1 - seat)
+        assert {a.Concede(), a.Decline()} <= set(legal_actions(state, seat))
+        assert forced_action(state, seat) is None and not strike_decision(state, seat)
+        state, _ = fight(state, a.Decline())  # fighting on
+    assert current(state).step is BattleStep.MANEUVER
+    assert not any(concession_window(state, seat) for seat in (0, 1))
+
+
+def test_drift_damage_that_slays_opens_the_other_side_s_window() -> None:
+    state = battle_game("Tundra t2 defender maneuver: Bk01 Ogre@A1:5 | Rd01 Centaur@B2")
+    defender = _waiting(state)
+    state, _ = fight(state, b.EndManeuver())
+    assert current(state).step is BattleStep.DRIFT
+    assert concession_window(state, 1 - defender) and not concession_window(state, defender)
+    state, _ = fight(state, a.Decline())
+    assert current(state).step is BattleStep.STRIKE
+    assert not any(concession_window(state, seat) for seat in (0, 1))
+
+
+def test_no_window_in_a_strike_phase_a_maneuver_or_a_concession_to_answer() -> None:
+    striking = battle_game(STRIKE + "Ogre@C3 | Rd01 Troll@C2")
+    maneuver = battle_game("Plains t2 defender maneuver: Bk01 Ogre@C3 | Rd01 Troll@C2")
+    conceding, _ = fight(maneuver, a.Concede())  # an attempt, to be answered
+    assert current(conceding).concession is not None
+    for state in (striking, maneuver, conceding):
+        assert not any(concession_window(state, seat) for seat in (0, 1))
 
 
 def _with(state: GameState, battle: Battle) -> GameState:
