@@ -13,7 +13,7 @@ from engine.battle.position import Side
 
 #: How a passed chance reads, keyed on :attr:`ChanceDeclined.what`.
 _PASSES = {
-    "concession as the battle begins": "fights on (no concession as the battle begins)",
+    "concession as the battle begins": "does not concede as the battle begins",
     "summon": "summons no lord",
     "reinforcement": "takes no reinforcement",
     "concession before drift damage": "does not concede before the drift damage",

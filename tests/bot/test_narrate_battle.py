@@ -55,7 +55,10 @@ SAMPLES = [
     (bv.EntrantCalled(D, "Troll", revealed=("Ogre", "Ogre")), "a Troll as its reinforcement"),
     (bv.EntrantArrived(D, "Troll"), "The Troll has entered the battle and joins Bk01."),
     (bv.EntrantReturned(A, "Angel"), "Rd02's Angel did not enter"),
-    (bv.ChanceDeclined(D, "concession as the battle begins"), "Bk01 (the defender) fights on"),
+    (
+        bv.ChanceDeclined(D, "concession as the battle begins"),
+        "Bk01 (the defender) does not concede as the battle begins",
+    ),
     (bv.ChanceDeclined(A, "summon"), "Rd02 (the attacker) summons no lord."),
     (bv.ChanceDeclined(A, "something new"), "passes on the something new."),
     (bv.CharacterMoved(D, "Ogre", None, "E1"), "Bk01's Ogre enters at E1."),
