@@ -42,17 +42,18 @@ from dataclasses import dataclass
 from bot.context import Caller, Place
 from bot.handlers.ai_seats import ai_caller, ai_choice, ai_play, waiting_ai
 from bot.handlers.autostrike import (
-    autostrike_caller,
+    choices_of,
+    deciding_person,
+    made_caller,
     made_for_them,
     marked,
-    mode_of,
-    striking_person,
 )
 from bot.handlers.play import play
 from bot.ports import RACES, SLICE_SECONDS, GameHost, Slice
 from bot.records.diagnosis import diagnose
 from bot.storage import games as rows
 from bot.storage import leases
+from bot.storage.autostrike import Autoplay
 from bot.storage.errors import LostRace
 from bot.storage.record import Game
 from engine.game import actions as a
@@ -75,7 +76,8 @@ GIVE_UP_TRIES = 3
 @dataclass(frozen=True)
 class Turn:
     """A decision the game makes by itself: whose, given by whom, and the action when it
-    is known already (one made by a person's autostrike; None: the AI thinks it out)."""
+    is known already (one made by a person's ``autostrike`` or ``fighton``; None: the AI
+    thinks it out)."""
 
     seat: int
     caller: Caller
@@ -139,9 +141,10 @@ class AiRunner:
                     ctx = self.service.context(place, turn.caller, unit)
                     if turn.action is None:
                         replies, game = await ai_play(ctx, game, seat, action)
-                    else:  # made by a person's autostrike: never another in its place
+                    else:  # made by a person's choice: never another in its place
                         replies, game = await play(ctx, game, action)
-                        replies = marked(replies)
+                        assert turn.caller.cause is not None
+                        replies = marked(replies, turn.caller.cause)
                     self.service.games.remember(channel, game)
                     replies = await self.service.told(unit, place, turn.caller, replies, None, game)
             except LostRace as lost:  # another process moved the game on: go on from there
@@ -169,24 +172,27 @@ class AiRunner:
 
     async def next_turn(self, game: Game) -> Turn | None:
         """What ``game`` plays by itself next: an AI seat's decision (its action still to
-        be thought out), or a person's strike-phase decision when their ``autostrike``
-        makes it (:mod:`bot.handlers.autostrike`); None when it waits for a person."""
+        be thought out), or a person's strike-phase decision or concession window when
+        their ``autostrike`` or ``fighton`` makes it (:mod:`bot.handlers.autostrike`);
+        None when it waits for a person."""
         seat = waiting_ai(game)
         if seat is not None:
             return Turn(seat, ai_caller(game, seat))
-        seat = striking_person(game)
+        seat = deciding_person(game)
         if seat is None:
             return None
         try:
             async with self.service.db.reading() as db:
-                mode = await mode_of(db, game, seat)
+                choices = await choices_of(db, game, seat)
         except Exception:  # the player decides: the game waits for them as without
-            log.exception("game %s: reading the autostrike of seat %s failed", game.id, seat)
+            log.exception("game %s: reading the choices of seat %s failed", game.id, seat)
             return None
-        if mode == "off":
+        if choices == Autoplay():
             return None
-        action = await asyncio.to_thread(made_for_them, game, seat, mode)
-        return Turn(seat, autostrike_caller(game, seat), action) if action is not None else None
+        made = await asyncio.to_thread(made_for_them, game, seat, choices)
+        if made is None:
+            return None
+        return Turn(seat, made_caller(game, seat, made.cause), made.action)
 
     def busy(self, channel: int) -> bool:
         """Whether a task plays on ``channel``'s game (it will go on after the lock's
@@ -306,9 +312,10 @@ class AiRunner:
             self.wake(place)
         return len(free)
 
-    async def wake_strikes_of(self, user: int) -> int:
-        """Go on with the games that wait for ``user``'s strikes (they turned
-        ``autostrike`` on: what it makes is made at once); how many were woken."""
+    async def wake_choices_of(self, user: int) -> int:
+        """Go on with the games that wait for ``user``'s strikes or concession windows
+        (they turned ``autostrike`` or ``fighton`` on: what it makes is made at once); how
+        many were woken."""
         async with self.service.db.reading() as db:
             waiting = await rows.active_games_waiting_for_ai(db, user)
         return await self.sweep(waiting)

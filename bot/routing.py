@@ -24,6 +24,7 @@ WITHOUT_GAME = frozenset(
         "dms",
         "reminders",
         "autostrike",
+        "fighton",
         "quiet",
         "away",
         "tournament",

@@ -320,8 +320,8 @@ class GameService:
         caller = await self._with_standins(caller, game)
         if not stores(command):
             replies = await self._dispatch(self.context(place, caller), command=command, game=game)
-            if isinstance(command, Command) and command.verb == "autostrike":
-                await self.ai.wake_strikes_of(caller.user)  # what it makes is made at once
+            if isinstance(command, Command) and command.verb in ("autostrike", "fighton"):
+                await self.ai.wake_choices_of(caller.user)  # what it makes is made at once
             return replies
         run = partial(self._dispatch, command=command)
         replies = await self._stored(place, caller, run, game, reply_to, note, not plays(command))

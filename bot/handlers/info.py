@@ -17,7 +17,7 @@ from bot.context import Context
 from bot.handlers.choosing import choices
 from bot.handlers.finished import finished_game, is_over, over_text, viewer
 from bot.handlers.mine import mygames
-from bot.handlers.preferences import autostrike, dms, quiet, reminders
+from bot.handlers.preferences import autostrike, dms, fighton, quiet, reminders
 from bot.handlers.replay import replay
 from bot.narration.battle_text import battle_picture, battle_text
 from bot.narration.describe import lands_text, legions_text, status_text
@@ -325,6 +325,7 @@ INFO: dict[str, InfoHandler] = {
     "dms": dms,
     "reminders": reminders,
     "autostrike": autostrike,
+    "fighton": fighton,
     "quiet": quiet,
     "ratings": ratings,
     "rating": rating,

@@ -2,7 +2,8 @@
 direct message), ``reminders on|off`` and ``quiet HH:MM-HH:MM [ZONE]|off`` (when the
 bot may remind them that a game waits; see :mod:`bot.schedule`), ``autostrike
 off|forced|all`` (which of their strike-phase decisions are made for them, see
-:mod:`bot.handlers.autostrike`); time away is :mod:`bot.handlers.away`.
+:mod:`bot.handlers.autostrike`) and ``fighton on|off`` (whether their chances to concede
+outright are answered "fight on" at once); time away is :mod:`bot.handlers.away`.
 
 With DMs off, the news of what others did to one's legions is not sent; ``legions``
 shows them at any time, and one's own commands answer with one's own news as before.
@@ -113,15 +114,38 @@ async def autostrike(ctx: Context, game: Game | None, args: Args) -> Replies:
             "Autostrike all: in a battle, I make every decision of your strike phases for you "
             "at once, as the computer at level hard would: whom each character strikes, "
             "rangestrikes, where carried-over hits go, when the phase ends (RULES §9, §10). "
-            "Your maneuvers, summons, reinforcements and concessions still wait for you; "
-            "`autostrike forced` makes only the strikes that leave no choice."
+            "Your maneuvers, summons, reinforcements and concessions still wait for you "
+            "(`fighton on` answers your chances to concede); `autostrike forced` makes only "
+            "the strikes that leave no choice."
         )
     return Replies.answer("Autostrike is off: you make every strike yourself.")
 
 
+async def fighton(ctx: Context, game: Game | None, args: Args) -> Replies:
+    """Set whether the caller's chances to concede outright in battle are answered "fight
+    on" at once (any channel, any time; RULES §5.8)."""
+    word = args.take("on or off").lower()
+    args.finish()
+    if word not in CHOICES:
+        raise InvalidNotation(f"fighton: on or off, not {word!r}")
+    on = not CHOICES[word]
+    async with ctx.db.transaction() as db:
+        await autostrike_rows.set_fighton(db, ctx.caller.user, on)
+    if on:
+        return Replies.answer(
+            "Fight on: when a battle gives you a chance to concede outright and nothing else "
+            "(as it begins, before drift damage, before the counterstrikes, at the end check; "
+            'RULES §5.8), I answer "fight on" for you at once. You may still concede at '
+            "any decision of yours in a battle (`concede`)."
+        )
+    return Replies.answer(
+        "Fight on is off: each chance to concede in a battle waits for your answer."
+    )
+
+
 async def choices_text(db: Connection, user: int, now: float) -> str:
     """The caller's own choices in one line (shown under ``mygames``): DMs, reminders and
-    quiet hours, autostrike, and time away."""
+    quiet hours, autostrike, fighton, and time away."""
     closed_at, dms_off = await dm_rows.dm_status(db, user)
     refused = closed_at is not None
     dms_word = "off" if dms_off else "closed (Discord refused them)" if refused else "on"
@@ -130,8 +154,14 @@ async def choices_text(db: Connection, user: int, now: float) -> str:
     remind = "off" if prefs.off else "on"
     if not prefs.off and hours is not None:
         remind += f", quiet {hours.start:%H:%M}–{hours.end:%H:%M} ({hours.zone})"
-    mode = (await autostrike_rows.autostrike_modes(db, (user,))).get(user, "off")
-    parts = [f"DMs {dms_word}", f"reminders {remind}", f"autostrike {mode}"]
+    chosen = (await autostrike_rows.autoplay_of(db, (user,))).get(user, autostrike_rows.Autoplay())
+    fight_on = "on" if chosen.fight_on else "off"
+    parts = [
+        f"DMs {dms_word}",
+        f"reminders {remind}",
+        f"autostrike {chosen.strikes}",
+        f"fighton {fight_on}",
+    ]
     away = await due.away(db, user, now)
     if away is not None:
         who = "the computer plays for you" if away.standin else None

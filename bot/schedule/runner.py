@@ -35,7 +35,7 @@ from bot.storage.due import DEADLINE, REMINDER, DueItem
 from bot.storage.record import Game
 from engine.ai.levels import Level
 from engine.game import actions as a
-from engine.game.forced import forced_action, strike_decision
+from engine.game.forced import concession_window, forced_action, strike_decision
 from engine.game.state import GameState, Phase
 
 log = logging.getLogger(__name__)
@@ -352,6 +352,8 @@ AUTOSTRIKE_HINT = (
 """Told with a reminder of strikes that leave no choice (RULES §9.1)."""
 CHOOSING_HINT = "`autostrike all` has the computer choose and make your strikes at once."
 """Told with a reminder of a strike phase's other decisions (RULES §9, §10)."""
+FIGHTON_HINT = "`fighton on` answers every such chance to concede with fight on at once."
+"""Told with a reminder of a concession window (RULES §5.8)."""
 
 
 def reminder_text(game: Game, place: Place, deadline: float | None, seat: int) -> str:
@@ -365,4 +367,6 @@ def reminder_text(game: Game, place: Place, deadline: float | None, seat: int) -
         text += f" {AUTOSTRIKE_HINT}"
     elif strike_decision(state, seat):
         text += f" {CHOOSING_HINT}"
+    elif concession_window(state, seat):
+        text += f" {FIGHTON_HINT}"
     return text

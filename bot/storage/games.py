@@ -18,6 +18,7 @@ from bot.storage.connection import Connection
 from bot.storage.errors import LostRace
 from bot.untrusted import loads
 from engine.ai.levels import DEFAULT, Level, level_of
+from engine.game.forced import WINDOWS as CONCESSION_WINDOWS
 
 
 class Status(Enum):
@@ -123,6 +124,9 @@ def now() -> str:
 STRIKES = "%STRIKE:%"
 """How the clock's key of a battle's strikes or counterstrikes reads (a LIKE pattern over
 :func:`bot.schedule.decisions.decision_of`'s keys, which hold the battle's step)."""
+WINDOWS = tuple(f"%:{step.name}:%" for step in CONCESSION_WINDOWS)
+"""How the clock's keys of a battle's concession windows read (LIKE patterns, as
+:data:`STRIKES`)."""
 
 _GAME_COLUMNS = (
     "id, channel, guild, status, settings, seed_text, created_at, updated_at, damaged, salt,"
@@ -232,21 +236,25 @@ async def active_games_waiting_for_ai(
     """The channel and guild of every active game that waits for a computer seat (ids
     below zero): its clock's seat (see :mod:`bot.storage.due`) is one, or it has one and
     no clock yet (stored before clocks); or that waits for the strikes of a player who
-    turned ``autostrike`` on (which may make them, :mod:`bot.handlers.autostrike`). A game
-    with computer seats that waits for a human is not among them: a start-up loads only
-    the games it must advance. With ``user``, only the games waiting for that player's
-    strikes."""
-    striking = "s.seat = c.seat AND u.autostrike <> 'off' AND c.decision LIKE ?"
-    which = f"s.user < 0 AND (c.game IS NULL OR s.seat = c.seat) OR {striking}"
+    turned ``autostrike`` on, or for the concession window of one who turned ``fighton``
+    on (which may make them, :mod:`bot.handlers.autostrike`). A game with computer seats
+    that waits for a human is not among them: a start-up loads only the games it must
+    advance. With ``user``, only the games waiting for that player's strikes or windows."""
+    windows = " OR ".join("c.decision LIKE ?" for _ in WINDOWS)
+    made = (
+        "s.seat = c.seat AND (u.autostrike <> 'off' AND c.decision LIKE ?"
+        f" OR u.fighton = 1 AND ({windows}))"
+    )
+    which = f"s.user < 0 AND (c.game IS NULL OR s.seat = c.seat) OR {made}"
     values: tuple[int, ...] = ()
     if user is not None:
-        which, values = f"s.user = ? AND {striking}", (user,)
+        which, values = f"s.user = ? AND {made}", (user,)
     async with db.execute(
         "SELECT g.channel, g.guild FROM games g LEFT JOIN clocks c ON c.game = g.id"
         " WHERE g.status = 'active' AND EXISTS (SELECT 1 FROM seats s"
         f" LEFT JOIN users u ON u.id = s.user WHERE s.game = g.id AND ({which}))"
         " ORDER BY g.channel",
-        (*values, STRIKES),
+        (*values, STRIKES, *WINDOWS),
     ) as cursor:
         return [(int(r[0]), r[1]) async for r in cursor]
 

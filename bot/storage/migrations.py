@@ -339,4 +339,10 @@ MIGRATIONS: tuple[str, ...] = (
     ALTER TABLE users DROP COLUMN autostrike;
     ALTER TABLE users RENAME COLUMN autostrike_mode TO autostrike;
     """,
+    # 19: a user's ``fighton``: every chance to concede outright that a battle gives them
+    # (engine.game.forced.concession_window) is answered "fight on" at once; off unless
+    # they turn it on.
+    """
+    ALTER TABLE users ADD COLUMN fighton INTEGER NOT NULL DEFAULT 0 CHECK (fighton IN (0, 1));
+    """,
 )

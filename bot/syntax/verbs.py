@@ -198,6 +198,12 @@ _INFO = (
         "which battle strikes I make for you: none, those with no choice, all",
         (),
     ),
+    (
+        "fighton",
+        "fighton on|off",
+        "whether I answer your chances to concede in battle with fight on",
+        (),
+    ),
     ("ratings", "ratings", "the server's rating leaderboard", ()),
     ("rating", "rating [@user]", "a player's rating and finished games here", ()),
     ("export", "export [GAME]", "organisers: the game's record as a file (every legion)", ()),

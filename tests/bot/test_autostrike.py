@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import pytest
 
 from bot.context import Place
-from bot.handlers.autostrike import AUTOSTRIKE, LEVEL, striking_person
+from bot.handlers.autostrike import AUTOSTRIKE, LEVEL, deciding_person
 from bot.schedule.decisions import decision_of
 from bot.schedule.runner import AUTOSTRIKE_HINT, CHOOSING_HINT
 from bot.schedule.scheduler import Scheduler
@@ -50,6 +50,13 @@ class Forced:
 
     seat: int
     action: a.Action
+
+
+def striking_person(game: Game) -> int | None:
+    """The seat of the person whose strike-phase decision the game waits for, if it waits
+    for one."""
+    seat = deciding_person(game)
+    return seat if seat is not None and strike_decision(game.playing(), seat) else None
 
 
 def forced_turn(game: Game) -> Forced | None:

@@ -142,6 +142,7 @@ def test_an_older_file_is_checked_through_a_migrated_copy(tmp_path, capsys):
     path = tmp_path / "games.sqlite3"
     asyncio.run(stored_games(path))
     downgrade = [
+        "ALTER TABLE users DROP COLUMN fighton",
         "ALTER TABLE users DROP COLUMN autostrike",
         "ALTER TABLE seats DROP COLUMN level",
         "UPDATE games SET seed = CAST(seed_text AS INTEGER)",

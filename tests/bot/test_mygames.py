@@ -240,6 +240,7 @@ async def test_thirty_games_fit_one_message_quickly(service, monkeypatch):
     for command in (
         "quiet 22:00-08:00 America/Argentina/ComodRivadavia",
         "autostrike forced",
+        "fighton on",
         f"away until {back} standin <@{CAT.user}>",
     ):
         assert not (await service.submit(Place(99), long_ann, command)).error, command
@@ -273,20 +274,22 @@ async def test_thirty_games_fit_one_message_quickly(service, monkeypatch):
     assert lines[-1] == f"… and {count - len(listed)} more"
     choices = whole.split("\n")[-1]
     assert "DMs closed" in choices and "ComodRivadavia" in choices and "stands in" in choices
+    assert "fighton on" in choices
     assert len(Slash().render(whole)) <= 2000
     assert "<t:" not in TERMINAL.render(whole)
 
 
 async def test_the_players_own_choices_close_the_answer(service, clock):
     """Under the games (or the word that there are none): DMs, reminders and quiet hours,
-    autostrike and time away, as the player set them; only they see it."""
+    autostrike, fighton and time away, as the player set them; only they see it."""
     place = Place(98)
     plain = (await answer(service, ANN)).split("\n")[-1]
-    assert plain == "Your choices: DMs on · reminders on · autostrike off."
-    for command in ("dms off", "quiet 22:00-08:00 Europe/Paris", "autostrike all"):
+    assert plain == "Your choices: DMs on · reminders on · autostrike off · fighton off."
+    for command in ("dms off", "quiet 22:00-08:00 Europe/Paris", "autostrike all", "fighton on"):
         assert not (await service.submit(place, ANN, command)).error, command
     assert (await answer(service, ANN)).split("\n")[-1] == (
-        "Your choices: DMs off · reminders on, quiet 22:00–08:00 (Europe/Paris) · autostrike all."
+        "Your choices: DMs off · reminders on, quiet 22:00–08:00 (Europe/Paris) · autostrike all"
+        " · fighton on."
     )
     await opened(service, 60, ANN, BOB)
     back = (datetime.now(UTC) + timedelta(days=30)).date().isoformat()
@@ -295,13 +298,13 @@ async def test_the_players_own_choices_close_the_answer(service, clock):
     assert text.startswith("Your open games: 1, ")
     assert re.fullmatch(
         r"Your choices: DMs off · reminders on, quiet 22:00–08:00 \(Europe/Paris\) · "
-        r"autostrike all · away until <t:\d+:f> \(the computer plays for you\)\.",
+        r"autostrike all · fighton on · away until <t:\d+:f> \(the computer plays for you\)\.",
         text.split("\n")[-1],
     ), text
     assert not (await service.submit(place, ANN, "reminders off")).error
     assert " · reminders off · " in (await answer(service, ANN)).split("\n")[-1]
     assert (await answer(service, BOB)).split("\n")[-1] == (
-        "Your choices: DMs on · reminders on · autostrike off."
+        "Your choices: DMs on · reminders on · autostrike off · fighton off."
     )  # each their own
     async with service.db.transaction() as db:  # Discord refused a DM to Bob
         await dms.close_dms(db, BOB.user, "2026-03-01")

@@ -108,6 +108,7 @@ TOPICS: dict[str, Topic] = {
             "titan me reminders",
             "titan me quiet",
             "titan me autostrike",
+            "titan me fighton",
             "titan me away",
             "titan history",
             "titan info record",

@@ -10,5 +10,5 @@ CLOCK_OPTIONS = {
     "remind": "reminders at these fractions of the deadline, like 0.5,0.9",
     "before": "and a reminder this long before the deadline, like 1h",
 }
-CONFIRM = "True: no second look at what it would cost (what it gives up, told otherwise)"
+CONFIRM = "True: skip the second look at what it gives up"
 """The ``confirm`` option of a command that may throw something away (:mod:`bot.second_look`)."""

@@ -167,7 +167,7 @@ class TitanCommands(
         await run_command(interaction, s.LEGIONS)
 
     @command("dms", "Private news by direct message: on or off")
-    @app_commands.describe(choice="on: I DM you what others do to your legions; off: I don't")
+    @app_commands.describe(choice="on: what others do to your legions; off: none")
     async def dms(self, interaction: TitanInteraction, choice: Literal["on", "off"]) -> None:
         await run_command(interaction, s.DMS, choice=choice)
 
@@ -178,7 +178,7 @@ class TitanCommands(
         description="Whether I remind you that a game waits for you",
         extras={"verb": "reminders"},
     )
-    @app_commands.describe(choice="on: remind me when a game has waited for me; off: never")
+    @app_commands.describe(choice="on: when a game has waited for you; off: never")
     async def me_reminders(
         self, interaction: TitanInteraction, choice: Literal["on", "off"]
     ) -> None:
@@ -196,8 +196,17 @@ class TitanCommands(
         await run_command(interaction, s.AUTOSTRIKE, choice=choice)
 
     @me.command(
+        name="fighton",
+        description="Fight on at once when a battle lets you concede",
+        extras={"verb": "fighton"},
+    )
+    @app_commands.describe(choice="on: at once; off: ask each time")
+    async def me_fighton(self, interaction: TitanInteraction, choice: Literal["on", "off"]) -> None:
+        await run_command(interaction, s.FIGHTON, choice=choice)
+
+    @me.command(
         name="rating",
-        description="Your rating and rated games here (or another player's)",
+        description="A player's rating and rated games here",
         extras={"verb": "rating"},
     )
     @app_commands.describe(user="whose (default: yours)")
@@ -228,8 +237,8 @@ class TitanCommands(
         extras={"verb": "away"},
     )
     @app_commands.describe(
-        until="the UTC date you are back, like 2026-12-20, or back to say you are",
-        standin="ai: the computer plays for you until then (default: clocks stop)",
+        until="the UTC date you are back, like 2026-12-20, or back",
+        standin="ai: the computer plays for you (default: clocks stop)",
         standin_user="someone who plays your seats until then (they get your private news)",
     )
     async def me_away(
@@ -302,7 +311,7 @@ class TitanCommands(
 
     @info.command(
         name="record",
-        description="A finished game's public record: every action and die, to check",
+        description="A finished game's public record: every action and die",
         extras={"verb": "record"},
     )
     @app_commands.describe(game="its number (default: this channel's latest game)")

@@ -24,7 +24,7 @@ from typing import Any, Protocol
 
 from bot.discord import specs as s
 from bot.discord.specs import Spec, show
-from bot.handlers.autostrike import AUTOSTRIKE
+from bot.handlers.autostrike import AUTOSTRIKE, FIGHTON
 from bot.offers import Menu, Offer
 from bot.storage import games as rows
 from bot.storage.connection import Backend
@@ -170,12 +170,12 @@ class Driver:
 
     async def _logged(self, game_id: int, n: int) -> list[Event]:
         """The events of the actions logged after the first ``n``: the one just given, and
-        those the game made by itself after it (a player's ``autostrike``)."""
+        those the game made by itself after it (a player's ``autostrike`` or ``fighton``)."""
         async with self.service.db.reading() as db:
             logged = await rows.actions(db, game_id, n)
         assert logged, f"no action after #{n}"
         extra = [row.cause for row in logged[1:]]
-        assert logged[0].cause is None and set(extra) <= {AUTOSTRIKE}, extra
+        assert logged[0].cause is None and set(extra) <= {AUTOSTRIKE, FIGHTON}, extra
         return [event for row in logged for event in events_from_text(row.events)]
 
     async def _give(

@@ -1,20 +1,22 @@
 """``/titan me autostrike``: a player's forced battle actions (RULES §9.1, §9.4), or all
-their strike-phase decisions (§9, §10), are made for them at once; the others' wait for
-them as before."""
+their strike-phase decisions (§9, §10), are made for them at once; ``/titan me fighton``:
+their chances to concede outright (§5.8) are answered "fight on" at once; the others' wait
+for them as before."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from bot.handlers.autostrike import AUTOSTRIKE, striking_person
+from bot.handlers.autostrike import AUTOSTRIKE, FIGHTON
 from bot.storage import games as rows
 from bot.storage.record import Game
 from tests.bot.discord import payloads as p
 from tests.bot.discord.driver import Driver
 from tests.bot.discord.fake import FakeDiscord
 from tests.bot.discord.helpers import ANN, BOB, command, open_game
-from tests.bot.test_autostrike import forced_turn
+from tests.bot.test_autostrike import forced_turn, striking_person
+from tests.bot.test_fighton import window_of
 
 STEPS = 1500
 
@@ -29,17 +31,28 @@ class Played:
     waited: dict[int, int]
 
 
+CAUSES = {"autostrike": AUTOSTRIKE, "fighton": FIGHTON}
+"""Each choice's command and the cause its actions are logged with."""
+ANSWERS = {"autostrike": "Autostrike {choice}", "fighton": "Fight on:"}
+"""How each command's answer begins."""
+
+
 async def ann_plays_with(
-    fake: FakeDiscord, titan, choice: str, waits_for: Callable[[Game], int | None], enough: int
+    fake: FakeDiscord,
+    titan,
+    setting: tuple[str, str],
+    waits_for: Callable[[Game], int | None],
+    enough: int,
 ) -> Played:
-    """A game by clicks in which Ann turned ``autostrike`` to ``choice`` (Bob did not),
-    played until ``enough`` actions were made for her and the game waited for Bob's
-    decision of the kind ``waits_for`` finds (the seat it waits for, or None); the news
-    delivered."""
+    """A game by clicks in which Ann set ``/titan me VERB choice:CHOICE`` (``setting``;
+    Bob did not), played until ``enough`` actions were made for her and the game waited
+    for Bob's decision of the kind ``waits_for`` finds (the seat it waits for, or None);
+    the news delivered."""
+    verb, choice = setting
     await open_game(fake)
-    answer = await command(fake, ANN, "titan", "me", "autostrike", choice=choice)
+    answer = await command(fake, ANN, "titan", "me", verb, choice=choice)
     [said] = fake.ephemeral(answer)
-    assert said.content.startswith(f"Autostrike {choice}")
+    assert said.content.startswith(ANSWERS[verb].format(choice=choice)), said.content
     driver = Driver(fake, titan, seed=11, clicks_only=True)
     started = await driver.service.game_in(p.CHANNEL_ID)
     assert started is not None
@@ -52,7 +65,7 @@ async def ann_plays_with(
         if seat is not None:
             played.waited[game.user_of(seat)] += 1
         async with driver.service.db.reading() as db:
-            played.made = [r for r in await rows.actions(db, game.id) if r.cause == AUTOSTRIKE]
+            played.made = [r for r in await rows.actions(db, game.id) if r.cause == CAUSES[verb]]
         if len(played.made) >= enough and played.waited[BOB]:
             break
         await driver.step()
@@ -61,8 +74,8 @@ async def ann_plays_with(
     return played
 
 
-def marked_lines(fake: FakeDiscord) -> list[str]:
-    """Every line of news that says it was made by autostrike, in the battles' threads and
+def marked_lines(fake: FakeDiscord, cause: str = AUTOSTRIKE) -> list[str]:
+    """Every line of news that says it was made by ``cause``, in the battles' threads and
     the channel, each once (the blows that end a battle are told in both)."""
     places = [p.CHANNEL_ID, *(thread.id for thread in fake.threads())]
     lines = (
@@ -70,7 +83,7 @@ def marked_lines(fake: FakeDiscord) -> list[str]:
         for place in places
         for message in fake.in_channel(place)
         for line in message.content.split("\n")
-        if "(autostrike)" in line
+        if f"({cause})" in line
     )
     return list(dict.fromkeys(lines))
 
@@ -81,7 +94,7 @@ def forced_seat(game: Game) -> int | None:
 
 
 async def test_autostrike_makes_a_players_forced_strikes_and_only_theirs(fake: FakeDiscord, titan):
-    played = await ann_plays_with(fake, titan, "forced", forced_seat, 1)
+    played = await ann_plays_with(fake, titan, ("autostrike", "forced"), forced_seat, 1)
     assert played.waited[ANN] == 0 and played.waited[BOB] > 0
     assert played.made and {r.seat for r in played.made} == {played.ann}
     told = marked_lines(fake)
@@ -93,9 +106,20 @@ async def test_autostrike_all_makes_every_strike_decision_of_its_player(fake: Fa
     """Ann at ``all``, Bob off, by clicks: the game never waits for Ann's strike phase, which
     she is never offered to click, and waits for Bob's; each decision made for her is told
     with its mark."""
-    played = await ann_plays_with(fake, titan, "all", striking_person, 6)
+    played = await ann_plays_with(fake, titan, ("autostrike", "all"), striking_person, 6)
     assert played.waited[ANN] == 0 and played.waited[BOB] > 0
     assert len(played.made) >= 6 and {r.seat for r in played.made} == {played.ann}
     told = marked_lines(fake)
     assert len(told) == len(played.made), told
     assert all(line.endswith(" (autostrike).") for line in told), told
+
+
+async def test_fighton_answers_every_window_of_its_player(fake: FakeDiscord, titan):
+    """Ann has ``fighton on``, Bob not, by clicks: the game never waits for Ann to concede
+    or fight on, and waits for Bob; each answer made for her is told with its mark."""
+    played = await ann_plays_with(fake, titan, ("fighton", "on"), window_of, 2)
+    assert played.waited[ANN] == 0 and played.waited[BOB] > 0
+    assert len(played.made) >= 2 and {r.seat for r in played.made} == {played.ann}
+    told = marked_lines(fake, FIGHTON)
+    assert len(told) == len(played.made), told
+    assert all(line.endswith(" (fighton).") and "concede" in line for line in told), told

@@ -44,7 +44,7 @@ async def test_the_registered_command_tree(fake, titan):
         kinds = {o["name"]: o["type"] for o in commands[name]["options"]}
         assert all(kind == (2 if leaf in GROUPS else 1) for leaf, kind in kinds.items())
     me = _options(_options(commands["titan"])["me"])
-    assert list(me) == ["reminders", "autostrike", "rating", "quiet", "away"]
+    assert list(me) == ["reminders", "autostrike", "fighton", "rating", "quiet", "away"]
     assert all(o["type"] == 1 for o in me.values())
     info = _options(_options(commands["titan"])["info"])
     assert list(info) == ["record", "replay"]

@@ -216,3 +216,20 @@ async def test_migration_18_names_the_autostrike_of_those_who_turned_it_on(pg_ds
             await connection.execute("UPDATE users SET autostrike = 'on' WHERE id = $1", BIG)
     finally:
         await connection.close()
+
+
+async def test_migration_19_gives_everyone_fighton_off_and_takes_only_0_or_1(pg_dsn: str) -> None:
+    await migrate(pg_dsn, POSTGRES_MIGRATIONS[:18])
+    connection = await asyncpg.connect(pg_dsn)
+    try:
+        await connection.execute(
+            "INSERT INTO users (id, autostrike) VALUES ($1, 'all'), ($2, 'off')", SNOWFLAKE, BIG
+        )
+        assert await migrate(pg_dsn) == len(MIGRATIONS)
+        rows = await connection.fetch("SELECT id, autostrike, fighton FROM users ORDER BY id")
+        assert [tuple(r) for r in rows] == [(SNOWFLAKE, "all", 0), (BIG, "off", 0)]
+        await connection.execute("UPDATE users SET fighton = 1 WHERE id = $1", BIG)
+        with pytest.raises(asyncpg.CheckViolationError):
+            await connection.execute("UPDATE users SET fighton = 2 WHERE id = $1", BIG)
+    finally:
+        await connection.close()

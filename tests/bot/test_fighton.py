@@ -1,0 +1,191 @@
+"""``fighton on|off``: a player's chances to concede outright and nothing else in a battle
+(RULES §5.8: as it begins, before drift damage, before the counterstrikes, at the end
+check) are answered "fight on" at once, logged as theirs with the cause, and nothing else
+is; the other player's wait for them (the service, the command, a restart, a reminder,
+the clock's keys the start-up looks for)."""
+
+from __future__ import annotations
+
+import re
+import sqlite3
+
+import pytest
+
+from bot.context import Place
+from bot.handlers.autostrike import FIGHTON, deciding_person
+from bot.schedule.decisions import decision_of
+from bot.schedule.runner import FIGHTON_HINT
+from bot.schedule.scheduler import Scheduler
+from bot.service import GameService
+from bot.storage import autostrike as prefs
+from bot.storage import games as rows
+from bot.storage.database import Database
+from bot.storage.games import WINDOWS, ActionRow
+from bot.storage.migrations import MIGRATIONS
+from bot.storage.record import Game, read_action, state_at
+from engine.battle.state import BattleStep
+from engine.game import actions as a
+from engine.game.forced import concession_window
+from tests.bot import test_schedule as schedule
+from tests.bot.agent import caller, open_game, step, user_id
+from tests.bot.test_autostrike import reminders_to, until
+from tests.bot.test_schedule import clock, clocked
+from tests.engine.battle.helpers import battle_game, current
+
+__all__ = ["clock", "clocked"]
+
+CHANNEL, ELSEWHERE = 33, 34
+SEED = 4
+WINDOWS_SEED = 2
+"""A game of agents in which P0 has four windows: both openings, before counterstrikes."""
+STEPS = 3000
+
+
+def window_of(game: Game) -> int | None:
+    """The seat of the person whose concession window the game waits for, if any."""
+    seat = deciding_person(game)
+    return seat if seat is not None and concession_window(game.playing(), seat) else None
+
+
+async def made(service: GameService, game: Game) -> list[ActionRow]:
+    async with service.db.reading() as db:
+        return [r for r in await rows.actions(db, game.id) if r.cause == FIGHTON]
+
+
+def test_the_clock_keys_of_windows_and_only_theirs_match_the_sweeps_patterns() -> None:
+    """A start-up finds the games waiting at a window by their clock's key (RULES §5.8)."""
+    patterns = [re.compile("^" + ".*".join(map(re.escape, w.split("%"))) + "$") for w in WINDOWS]
+    for text, window in [
+        ("Plains t1 attacker-may-concede: Bk01 Ogre@C3 | Rd01 Troll@C2", True),
+        ("Plains t1 defender-may-concede: Bk01 Ogre@C3 | Rd01 Troll@C2", True),
+        ("Plains t2 defender slew-all: Bk01 Ogre@C3 | Rd01 Troll@C2:6", True),
+        ("Plains t2 defender strike: Bk01 Ogre@C3 | Rd01 Troll@C2", False),
+        ("Plains t2 defender maneuver: Bk01 Ogre@C3 | Rd01 Troll@C2", False),
+    ]:
+        decided = decision_of(battle_game(text))
+        assert decided is not None
+        assert any(p.match(decided.key) for p in patterns) is window, decided.key
+
+
+async def test_the_command_says_what_it_does_and_refuses_other_words(db_target) -> None:
+    service = await GameService.open(db_target, seeds=lambda: 3)
+    try:
+        who = caller(CHANNEL, 0)
+
+        async def chosen() -> dict[int, prefs.Autoplay]:
+            async with service.db.reading() as db:
+                return await prefs.autoplay_of(db, [who.user])
+
+        on = await service.submit(Place(ELSEWHERE), who, "fighton on")
+        assert on.ephemeral is not None and on.public is None
+        assert "Fight on:" in on.ephemeral.text and "RULES §5.8" in on.ephemeral.text
+        assert await chosen() == {who.user: prefs.Autoplay(fight_on=True)}
+        wrong = await service.submit(Place(ELSEWHERE), who, "fighton sometimes")
+        assert wrong.error and wrong.ephemeral is not None
+        assert "on or off" in wrong.ephemeral.text
+        assert not (await service.submit(Place(ELSEWHERE), who, "autostrike all")).error
+        assert await chosen() == {who.user: prefs.Autoplay("all", fight_on=True)}
+        off = await service.submit(Place(ELSEWHERE), who, "fighton off")
+        assert off.ephemeral is not None and "Fight on is off" in off.ephemeral.text
+        assert await chosen() == {who.user: prefs.Autoplay("all")}
+        told = await service.submit(Place(ELSEWHERE), who, "help fighton")
+        assert told.ephemeral is not None and "fighton on|off" in told.ephemeral.text
+    finally:
+        await service.close()
+
+
+async def test_every_window_of_its_player_is_answered_and_the_others_wait(db_target):
+    """P0 turned it on, P1 did not: the game never waits for P0 at a window and does for
+    P1; every action made for P0 is fighting on, in a window of P0's when it was made."""
+    service = await GameService.open(db_target, seeds=lambda: WINDOWS_SEED)
+    try:
+        await open_game(service, CHANNEL, 2)
+        await service.submit(Place(ELSEWHERE), caller(CHANNEL, 0), "fighton on")
+        waited_for_p1 = False
+        game = last = None
+        for _ in range(STEPS):
+            game = await service.game_in(CHANNEL)
+            if game is None:  # over
+                break
+            last = game
+            assert window_of(game) != 0
+            waited_for_p1 = waited_for_p1 or window_of(game) == 1
+            await step(service, CHANNEL, WINDOWS_SEED, fighting=True)
+        assert game is None and last is not None and waited_for_p1
+        entries = await made(service, last)
+        steps = set()
+        async with service.db.reading() as db:
+            for entry in entries:
+                before = await state_at(db, last.row, entry.n - 1)
+                assert before is not None and entry.seat == 0
+                assert concession_window(before, 0) and read_action(entry) == a.Decline()
+                steps.add(current(before).step)
+        assert len(entries) >= 4
+        assert {BattleStep.OPEN_ATTACKER, BattleStep.OPEN_DEFENDER, BattleStep.SLEW_ALL} <= steps
+    finally:
+        await service.close()
+
+
+async def test_a_restart_answers_the_window_it_finds_waiting(db_target):
+    """The preference stored while nothing played the AI seats (as when a process stops
+    between a command and the slice after it): the start-up's sweep fights on."""
+    paused = await GameService.open(db_target, seeds=lambda: SEED, ai_limit=0)
+    try:
+        await open_game(paused, CHANNEL, 2)
+        game = await until(paused, CHANNEL, lambda g: window_of(g) is not None)
+        seat = window_of(game)
+        assert seat is not None
+        await paused.submit(Place(ELSEWHERE), caller(CHANNEL, seat), "fighton on")
+        assert (await paused.game_in(CHANNEL)).n == game.n  # type: ignore[union-attr]
+    finally:
+        await paused.close()
+    service = await GameService.open(db_target, seeds=lambda: SEED)
+    try:
+        async with service.db.reading() as db:
+            assert await rows.active_games_waiting_for_ai(db) == [(CHANNEL, None)]
+            other = user_id(CHANNEL, 1 - seat)
+            assert await rows.active_games_waiting_for_ai(db, other) == []
+        assert await Scheduler(service).advance_ai_games() == 1
+        await service.ai.idle()
+        [entry, *_] = await made(service, game)
+        assert entry.n == game.n + 1 and entry.seat == seat
+    finally:
+        await service.close()
+
+
+async def test_a_reminder_of_a_window_tells_of_fighton(clocked, clock):
+    await schedule.open_clocked_game(clocked, "deadline 4h timeout ai", players=2)
+    game = await until(clocked, schedule.CHANNEL, lambda g: window_of(g) is not None)
+    seat = window_of(game)
+    assert seat is not None
+    user = user_id(schedule.CHANNEL, seat)
+    before = await reminders_to(clocked, user)
+    assert not any(FIGHTON_HINT in text for text in before)
+    clock.advance(2 * schedule.HOUR + 1)
+    await Scheduler(clocked).run_due()
+    [told] = (await reminders_to(clocked, user))[len(before) :]
+    assert "concede" in told and told.endswith(FIGHTON_HINT), told
+
+
+async def test_migration_19_gives_everyone_fighton_off_and_takes_only_0_or_1(tmp_path):
+    path = tmp_path / "games.sqlite3"
+    older = await Database.open(path, migrations=MIGRATIONS[:18])
+    try:
+        async with older.transaction() as db:
+            await db.execute("INSERT INTO users (id, autostrike) VALUES (11, 'all')")
+    finally:
+        await older.close()
+    now = await Database.open(path)
+    try:
+        async with now.transaction() as db:
+            assert await prefs.autoplay_of(db, [11, 12]) == {11: prefs.Autoplay("all")}
+            await prefs.set_fighton(db, 12, True)
+            assert await prefs.autoplay_of(db, [11, 12]) == {
+                11: prefs.Autoplay("all"),
+                12: prefs.Autoplay(fight_on=True),
+            }
+        with pytest.raises(sqlite3.IntegrityError):
+            async with now.transaction() as db:
+                await db.execute("UPDATE users SET fighton = 2 WHERE id = 11")
+    finally:
+        await now.close()
