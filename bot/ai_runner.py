@@ -42,6 +42,7 @@ from dataclasses import dataclass
 from bot.context import Caller, Place
 from bot.handlers.ai_seats import ai_caller, ai_choice, ai_play, waiting_ai
 from bot.handlers.autostrike import (
+    called_back,
     choices_of,
     deciding_person,
     made_caller,
@@ -144,7 +145,7 @@ class AiRunner:
                     else:  # made by a person's choice: never another in its place
                         replies, game = await play(ctx, game, action)
                         assert turn.caller.cause is not None
-                        replies = marked(replies, turn.caller.cause)
+                        replies = called_back(marked(replies, turn.caller.cause), game, seat)
                     self.service.games.remember(channel, game)
                     replies = await self.service.told(unit, place, turn.caller, replies, None, game)
             except LostRace as lost:  # another process moved the game on: go on from there

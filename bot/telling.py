@@ -10,6 +10,7 @@ from dataclasses import replace
 
 from bot.competition.results import game_ended
 from bot.context import Caller, Place
+from bot.handlers.autostrike import made_at_once
 from bot.offers import Offers, public_offers
 from bot.offers.board import lobby_offers
 from bot.offers.model import Choices
@@ -55,8 +56,11 @@ async def told(
         replies = replace(replies, elsewhere=(*replies.elsewhere, *ended))
         replies = sealed(replies, await record_digest(unit.connection, before.id))
     if replies.public is not None and now is not None and now.state is not None:
-        offers = Offers.of(now.id, now.n, _board(now))
+        made = await made_at_once(unit.connection, now)
+        offers = Offers.of(now.id, now.n, _board(now, made))
         replies = replace(replies, public=replace(replies.public, offers=offers))
+        if made is not None:  # nothing for them to do: they are not called for it
+            replies = _unpinged(replies, now.user_of(made))
     elif replies.public is not None and now is not None and replies.public.offers is None:
         seated = lobby_offers(len(now.seats), now.settings.players)
         offers = Offers.of(now.id, now.n, seated)
@@ -74,14 +78,24 @@ async def told(
     return replace(replies, stored=count > 0)
 
 
-def _board(game: Game) -> Choices:
+def _board(game: Game, made: int | None) -> Choices:
     """The board's choices on the channel's news: none while the game waits for a
-    computer's seat (nobody may click for it; it answers at once)."""
+    computer's seat, or for a decision a person's choices make (``made``, the seat; see
+    :mod:`bot.handlers.autostrike`): nobody may click for it, it is made at once."""
     assert game.state is not None
     seat = to_act(game.state)
-    if seat is not None and game.is_ai(seat):
+    if seat is not None and (game.is_ai(seat) or seat == made):
         return Choices()
     return public_offers(game.state)
+
+
+def _unpinged(replies: Replies, user: int) -> Replies:
+    """``replies`` whose news does not ping ``user``."""
+    public = replies.public
+    if public is None or user not in public.mention:
+        return replies
+    mention = tuple(u for u in public.mention if u != user)
+    return replace(replies, public=replace(public, mention=mention))
 
 
 def _final_card(replies: Replies) -> bool:

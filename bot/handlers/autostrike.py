@@ -20,6 +20,10 @@ player (:func:`engine.game.forced.concession_window`: as the battle begins, befo
 damage, before the counterstrikes, at the end check; RULES §5.8) is answered "fight on" at
 once, logged with the cause :data:`FIGHTON`. Conceding stays open to them at each of their
 own decisions.
+
+A decision made so is made whenever the game comes to it (:func:`covers`): the news that
+hands it to the player pings nobody and offers no choice for it (:func:`made_at_once`),
+as for a computer's seat.
 """
 
 from __future__ import annotations
@@ -91,6 +95,15 @@ def covers(choices: rows.Autoplay, state: GameState, seat: int) -> bool:
     return choices.strikes == "all" or forced_action(state, seat) is not None
 
 
+async def made_at_once(db: Connection, game: Game) -> int | None:
+    """The seat of the person whose decision the game waits for, when their choices make
+    it at once: nobody is pinged for it nor offered its choices."""
+    seat = deciding_person(game)
+    if seat is None:
+        return None
+    return seat if covers(await choices_of(db, game, seat), game.playing(), seat) else None
+
+
 def made_for_them(game: Game, seat: int, choices: rows.Autoplay) -> Made | None:
     """What the choices of the person of ``seat`` make for them now, or None when they
     decide (``autostrike all`` thinks: call it in a worker thread)."""
@@ -105,7 +118,7 @@ def made_for_them(game: Game, seat: int, choices: rows.Autoplay) -> Made | None:
 
 def _thought_out(state: GameState, seat: int) -> a.Action:
     """The strike-phase decision the computer's :data:`LEVEL` makes for ``seat``; should
-    it fail, the first legal one."""
+    it fail, the first legal one (the player was not pinged: the game must not wait)."""
     try:
         action = choose_action(state, seat, LEVEL)
     except Exception:
@@ -137,3 +150,14 @@ def marked(replies: Replies, cause: str) -> Replies:
     stop = "." if line.endswith(".") else ""
     lines[at] = f"{line.removesuffix('.')} ({cause}){stop}"
     return replace(replies, public=replace(public, text="\n".join(lines)))
+
+
+def called_back(replies: Replies, game: Game, seat: int) -> Replies:
+    """``replies`` of an action made for the person of ``seat``, pinging them when the game
+    waits for them again: the news that handed them the decision made for them did not
+    (:func:`made_at_once`), and the action's own news pings only someone else."""
+    public = replies.public
+    user = game.user_of(seat)
+    if public is None or game.state is None or to_act(game.state) != seat or user in public.mention:
+        return replies
+    return replace(replies, public=replace(public, mention=(*public.mention, user)))

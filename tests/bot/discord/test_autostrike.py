@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from bot.handlers.autostrike import AUTOSTRIKE, FIGHTON
 from bot.storage import games as rows
 from bot.storage.record import Game
+from engine.game.legal import to_act
 from tests.bot.discord import payloads as p
 from tests.bot.discord.driver import Driver
 from tests.bot.discord.fake import FakeDiscord
@@ -123,3 +124,42 @@ async def test_fighton_answers_every_window_of_its_player(fake: FakeDiscord, tit
     told = marked_lines(fake, FIGHTON)
     assert len(told) == len(played.made), told
     assert all(line.endswith(" (fighton).") and "concede" in line for line in told), told
+
+
+async def test_a_player_is_called_for_each_decision_left_to_them_and_no_other(
+    fake: FakeDiscord, titan
+):
+    """Ann has ``autostrike all`` and ``fighton on``, Bob neither, by clicks. Whenever the
+    game comes to wait for a player after waiting for the other, that player was pinged
+    in the channel or a thread; nobody is pinged for a decision the game makes for them
+    (between two clicks, whoever was pinged is the one the game then waits for)."""
+    await open_game(fake)
+    for verb, choice in (("autostrike", "all"), ("fighton", "on")):
+        [said] = fake.ephemeral(await command(fake, ANN, "titan", "me", verb, choice=choice))
+        assert not said.content.startswith("⚠"), said.content
+    driver = Driver(fake, titan, seed=11, clicks_only=True)
+    service = titan.bot.service
+    seen = {m.id for m in fake.in_channel(p.CHANNEL_ID)}  # the start calls everyone
+    before: int | None = None
+    handed = {ANN: 0, BOB: 0}
+    for _ in range(STEPS):
+        await service.ai.idle()
+        await service.deliverer.idle()
+        game = await service.game_in(p.CHANNEL_ID)
+        if game is None:
+            break
+        waiting = game.user_of(to_act(game.playing()))  # type: ignore[arg-type]
+        places = [p.CHANNEL_ID, *(thread.id for thread in fake.threads())]
+        new = [m for place in places for m in fake.in_channel(place) if m.id not in seen]
+        seen.update(m.id for m in new)
+        called = {user for m in new for user in m.notified}
+        assert called <= {waiting}, (called, waiting, game.n)
+        if before is not None and waiting != before:
+            assert waiting in called, (waiting, game.n)
+            handed[waiting] += 1
+        before = waiting
+        await driver.step()
+    async with service.db.reading() as db:
+        made = [r for r in await rows.actions(db, 1) if r.cause in (AUTOSTRIKE, FIGHTON)]
+    assert {r.cause for r in made} == {AUTOSTRIKE, FIGHTON}
+    assert handed[ANN] >= 5 and handed[BOB] >= 5, handed
