@@ -6,6 +6,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from bot.schedule import options as clock
+from bot.storage.autostrike import MODES, Mode
 from bot.storage.record import MAX_PLAYERS, MIN_PLAYERS, NO_CLOCK, Timing
 from bot.syntax import Args
 from bot.syntax.words import number
@@ -26,8 +27,9 @@ class TournamentSettings:
     many top players the standings mark as advancing; ``max_games``: only a player's first
     games count. ``rolloff``: a mutual (the last two Titans fall together) is settled by
     a logged roll-off instead of a shared 1st. Every table's game gets ``timing``, the
-    time limit and record keeping; ``threads`` opens tables as private threads of the
-    tournament's channel instead of channels under a category.
+    time limit, record keeping and the most ``autostrike`` may make; ``threads`` opens
+    tables as private threads of the tournament's channel instead of channels under a
+    category.
     """
 
     format: str = HEATS
@@ -45,6 +47,9 @@ class TournamentSettings:
     rated: bool = True
     two_player_rules: bool = False
     """The 2-player event's start rules at every table (a bracket's default)."""
+    autostrike: Mode = "all"
+    """The most a player's ``autostrike`` makes at its tables (``off``: every strike is
+    the player's own click)."""
 
     def to_json(self) -> dict[str, Any]:
         return dict(encode(self))
@@ -66,7 +71,8 @@ class TournamentSettings:
         counted = "counts" if self.max_games == 1 else "count"
         first = "game" if self.max_games == 1 else f"{self.max_games} games"
         cap = f", a player's first {first} {counted}" if self.max_games else ""
-        return f"{shape}{cap}; {clock.describe(self.timing)}"
+        assist = "" if self.autostrike == "all" else f"; autostrike at most {self.autostrike}"
+        return f"{shape}{cap}; {clock.describe(self.timing)}{assist}"
 
 
 KEYWORDS = (
@@ -84,6 +90,7 @@ KEYWORDS = (
     "record_keeping",
     "threads",
     "unrated",
+    "autostrike",
 )
 
 
@@ -145,4 +152,9 @@ def _option(settings: TournamentSettings, word: str, args: Args, now: float) -> 
         return replace(settings, record_keeping=True)
     if word == "threads":
         return replace(settings, threads=True)
+    if word == "autostrike":
+        mode = args.take("off, forced or all").lower()
+        if mode not in MODES:
+            raise InvalidNotation(f"autostrike: off, forced or all, not {mode!r}")
+        return replace(settings, autostrike=next(m for m in MODES if m == mode))
     return replace(settings, rated=False)  # unrated

@@ -275,6 +275,7 @@ def _starter(
             rated=settings.rated,
             table=ref,
             two_player_rules=settings.two_player_rules and len(seats) == 2,
+            autostrike=settings.autostrike,
         )
         async with ctx.db.transaction() as db:
             game_id = await rows.create_game(

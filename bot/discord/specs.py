@@ -307,6 +307,7 @@ T_CREATE = _tournament(
     Word("record_keeping", keyword="record_keeping", flag=True),
     Word("threads", keyword="threads", flag=True),
     Word("unrated", keyword="unrated", flag=True),
+    Word("autostrike", keyword="autostrike"),
 )
 T_ADD = _tournament("add", Word("players", many=True))
 T_ADD_AI = _tournament("add", Word("ai", keyword="ai"))

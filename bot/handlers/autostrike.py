@@ -73,9 +73,16 @@ def deciding_person(game: Game) -> int | None:
 
 
 async def choices_of(db: Connection, game: Game, seat: int) -> rows.Autoplay:
-    """The ``autostrike`` and ``fighton`` of the player of ``seat``."""
+    """The ``autostrike`` and ``fighton`` of the player of ``seat``, their autostrike at
+    most what the game allows (a tournament's choice)."""
     user = game.user_of(seat)
-    return (await rows.autoplay_of(db, (user,))).get(user, rows.Autoplay())
+    chosen = (await rows.autoplay_of(db, (user,))).get(user, rows.Autoplay())
+    return replace(chosen, strikes=capped(chosen.strikes, game.settings.autostrike))
+
+
+def capped(mode: rows.Mode, most: rows.Mode) -> rows.Mode:
+    """``mode``, or ``most`` when it makes less (``off`` < ``forced`` < ``all``)."""
+    return min(mode, most, key=rows.MODES.index)
 
 
 @dataclass(frozen=True)

@@ -149,9 +149,18 @@ async def status(ctx: Context, game: Game | None, args: Args) -> Replies:
         found = await due.clock(db, game.id)
         gone = await due.absences(db, game.id)
     text = f"Game #{game.id}\n{status_text(game.playing(), seat)}"
-    lines = [text, *computer_lines(game), *absent_lines(game, gone)]
+    lines = [text, *computer_lines(game), *absent_lines(game, gone), *assist_lines(game)]
     clock = clock_line(game, found)
     return Replies.answer("\n".join([*lines, *([clock] if clock else [])]))
+
+
+def assist_lines(game: Game) -> list[str]:
+    """What the game lets a player's ``autostrike`` make, when not everything."""
+    most = game.settings.autostrike
+    if most == "all":
+        return []
+    made = "only the strikes that leave no choice" if most == "forced" else "nothing"
+    return [f"At this table a player's autostrike makes {made} (the organiser's choice)."]
 
 
 def computer_lines(game: Game) -> list[str]:

@@ -363,10 +363,11 @@ def reminder_text(game: Game, place: Place, deadline: float | None, seat: int) -
     when = f" — the deadline is <t:{int(deadline)}:R>" if deadline is not None else ""
     state = game.playing()
     text = f"game #{game.id} waits for {awaited(state, seat)}{when}."
+    most = game.settings.autostrike  # what the table lets autostrike make
     if forced_action(state, seat) is not None:  # RULES §9.1: they must be made
-        text += f" {AUTOSTRIKE_HINT}"
+        text += f" {AUTOSTRIKE_HINT}" if most != "off" else ""
     elif strike_decision(state, seat):
-        text += f" {CHOOSING_HINT}"
+        text += f" {CHOOSING_HINT}" if most == "all" else ""
     elif concession_window(state, seat):
         text += f" {FIGHTON_HINT}"
     return text

@@ -20,6 +20,7 @@ from typing import Any
 
 from bot.storage import ActionRow, GameRow, SeatRow, Status, Store
 from bot.storage import games as rows
+from bot.storage.autostrike import Mode
 from bot.storage.checksum import checksum_holds
 from bot.storage.connection import Connection
 from bot.storage.eventlog import events_to_json
@@ -128,6 +129,9 @@ class Settings:
     """The tournament table the game is played at."""
     two_player_rules: bool = False
     """The 2-player event's start rules (``engine.game.state.TWO_PLAYER_EVENT``)."""
+    autostrike: Mode = "all"
+    """The most a player's ``autostrike`` makes at this game (a tournament's choice:
+    :mod:`bot.handlers.autostrike`)."""
 
     def invitation(self, user: int) -> Invitation | None:
         return next((i for i in self.invited if i.user == user), None)

@@ -9,14 +9,14 @@ import json
 import re
 import sqlite3
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import pytest
 
 from bot.context import Place
 from bot.handlers.autostrike import AUTOSTRIKE, LEVEL, deciding_person
 from bot.schedule.decisions import decision_of
-from bot.schedule.runner import AUTOSTRIKE_HINT, CHOOSING_HINT
+from bot.schedule.runner import AUTOSTRIKE_HINT, CHOOSING_HINT, reminder_text
 from bot.schedule.scheduler import Scheduler
 from bot.service import GameService
 from bot.storage import autostrike as prefs
@@ -316,3 +316,46 @@ async def test_those_who_turned_it_on_before_the_modes_keep_the_forced_strikes(t
                 await db.execute("UPDATE users SET autostrike = 'on' WHERE id = 11")
     finally:
         await now.close()
+
+
+async def test_a_game_that_allows_only_forced_strikes_makes_no_choice_for_an_all(db_target):
+    """The game's settings (a tournament's ``autostrike forced``) cap a player at ``all``:
+    only forced decisions are made for them, a choice waits for them (its reminder does
+    not offer ``autostrike all``), and ``status`` says so."""
+    service = await GameService.open(db_target, seeds=lambda: ALL_SEED)
+    try:
+        await open_game(service, CHANNEL, 2)
+        game = await service.game_in(CHANNEL)
+        assert game is not None
+        capped = replace(game.settings, autostrike="forced")
+        async with service.db.transaction() as db:
+            await rows.update_game(db, game.id, game.row.status, settings=capped.to_json())
+        service.forget()
+        await service.submit(Place(ELSEWHERE), caller(CHANNEL, 0), "autostrike all")
+        status = await service.submit(Place(CHANNEL), caller(CHANNEL, 1), "status")
+        assert status.ephemeral is not None
+        assert "autostrike makes only the strikes that leave no choice" in status.ephemeral.text
+        chose = False
+        last = None
+        for _ in range(STEPS):
+            game = await service.game_in(CHANNEL)
+            if game is None:
+                break
+            last = game
+            if striking_person(game) == 0 and forced_turn(game) is None:  # a choice
+                chose = True
+                place = Place(CHANNEL)
+                assert CHOOSING_HINT not in reminder_text(game, place, None, 0)  # not here
+                settings = replace(game.settings, autostrike="all").to_json()
+                free = replace(game, row=replace(game.row, settings=settings))
+                assert reminder_text(free, place, None, 0).endswith(CHOOSING_HINT)
+            await step(service, CHANNEL, ALL_SEED, fighting=True)
+        assert last is not None and chose  # P0 had choices to make, and made them
+        entries = await made(service, last)
+        assert entries
+        async with service.db.reading() as db:
+            for entry in entries:
+                before = await state_at(db, last.row, entry.n - 1)
+                assert before is not None and forced_action(before, 0) == read_action(entry)
+    finally:
+        await service.close()

@@ -65,6 +65,7 @@ class TournamentCommands(
         record_keeping="players may see what each legion was seen to hold",
         threads="tables as private threads of this channel, not channels",
         unrated="its games leave the ratings alone",
+        autostrike="the most a player's autostrike makes at its tables (default all)",
     )
     async def create(
         self,
@@ -84,6 +85,7 @@ class TournamentCommands(
         record_keeping: bool = False,
         threads: bool = False,
         unrated: bool = False,
+        autostrike: Literal["off", "forced", "all"] | None = None,
     ) -> None:
         agreed = time_limit is not None and time_limit.strip().lower() in AGREED
         await _run(
@@ -93,6 +95,7 @@ class TournamentCommands(
             standin=standin,
             time_limit=None if agreed else time_limit, agreed=agreed,
             record_keeping=record_keeping, threads=threads, unrated=unrated,
+            autostrike=autostrike,
         )  # fmt: skip
 
     @command("tournament add", "Sign up entrants: mentions, or AI players")
