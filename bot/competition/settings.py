@@ -91,6 +91,7 @@ KEYWORDS = (
     "threads",
     "unrated",
     "autostrike",
+    "away",
 )
 
 
@@ -143,6 +144,9 @@ def _option(settings: TournamentSettings, word: str, args: Args, now: float) -> 
     if word == "standin":
         level = args.take("easy, normal or hard")
         return replace(settings, timing=clock.with_stand_in(settings.timing, level))
+    if word == "away":
+        days = args.take("the most days away, like 7, or 0")
+        return replace(settings, timing=clock.with_away_days(settings.timing, days))
     if word == "time_limit" and clock.looks_like_date(args.peek()):
         ends = clock.parse_moment(args.take("the date"), now)
         return replace(settings, time_limit=True, timing=replace(settings.timing, expires_at=ends))

@@ -308,6 +308,7 @@ T_CREATE = _tournament(
     Word("threads", keyword="threads", flag=True),
     Word("unrated", keyword="unrated", flag=True),
     Word("autostrike", keyword="autostrike"),
+    Word("away", keyword="away"),
 )
 T_ADD = _tournament("add", Word("players", many=True))
 T_ADD_AI = _tournament("add", Word("ai", keyword="ai"))

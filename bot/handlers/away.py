@@ -14,12 +14,13 @@ from bot.schedule.planner import STANDIN_AI
 from bot.schedule.standins import standin_applies
 from bot.storage import Status, due, readers
 from bot.storage import games as rows
-from bot.storage.record import Game, load_game
+from bot.storage.record import MOST_AWAY_DAYS, Game, load_game
 from bot.syntax import Args
 from bot.syntax.words import user as user_word
 from engine.errors import InvalidNotation
+from engine.words import plural
 
-MOST_AWAY = 90 * 86400
+MOST_AWAY = MOST_AWAY_DAYS * 86400
 
 
 async def away(ctx: Context, game: Game | None, args: Args) -> Replies:
@@ -64,7 +65,7 @@ async def away(ctx: Context, game: Game | None, args: Args) -> Replies:
         elif standin_applies(each, standin_user, read.get(each.id, ())):
             line += f": <@{standin_user}> stands in for them."
         else:
-            line += "." if standin_user is None else ": their clocks stop."
+            line += _clocks(each, now, until, standin_user is not None)
             if standin_user is not None:
                 where = exported if each.id in read else shared
                 where.append(f"game #{each.id} (<#{each.row.channel}>)")
@@ -74,6 +75,17 @@ async def away(ctx: Context, game: Game | None, args: Args) -> Replies:
         private=_standin_told(me, ctx.caller.name, back, standin_user, games, read),
         elsewhere=tuple(notices),
     )
+
+
+def _clocks(game: Game, now: float, until: float, said: bool) -> str:
+    """What a player's time away does to ``game``'s clocks, where nobody stands in (how
+    a line of news ends; ``said``: say it even when they simply stop)."""
+    days = game.settings.timing.away_days
+    if days == 0:
+        return ": their clocks run on (this game allows no time away)."
+    if until - now > days * 86400:
+        return f": their clocks stop for {plural(days, 'day')} at most (as this game allows)."
+    return ": their clocks stop." if said else "."
 
 
 async def _back(ctx: Context) -> Replies:

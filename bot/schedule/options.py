@@ -9,9 +9,11 @@ from dataclasses import replace
 from datetime import UTC, datetime
 
 from bot.schedule.timing import POLICIES, parse_duration, show_duration
-from bot.storage.record import Timing
+from bot.storage.record import AWAY_DAYS, MOST_AWAY_DAYS, Timing
+from bot.syntax.words import number
 from engine.ai.levels import STAND_IN, level_of
 from engine.errors import IllegalAction
+from engine.words import plural
 
 _DATE = re.compile(r"\d{4}-\d{2}-\d{2}(?:[T ]\d{1,2}:\d{2})?")
 
@@ -56,6 +58,13 @@ def with_stand_in(timing: Timing, text: str) -> Timing:
     return replace(timing, stand_in=level)
 
 
+def with_away_days(timing: Timing, text: str) -> Timing:
+    """``timing`` whose clocks a player's time away stops for at most ``text`` days (0:
+    never)."""
+    days = number(text, "days away", least=0, most=MOST_AWAY_DAYS)
+    return replace(timing, away_days=days)
+
+
 def after_deadline(timing: Timing, *, level: bool = False) -> str:
     """What a passed deadline does, in words: ``the computer plays`` (``at hard`` when
     ``level``, or when the level is not the default), ``the least is played``, ``it waits``."""
@@ -78,4 +87,8 @@ def describe(timing: Timing) -> str:
         clock += f"; the computer stands in at {timing.stand_in}"
     if timing.expires_at is not None:
         clock += f"; ends <t:{int(timing.expires_at)}:f>"
+    if timing.away_days == 0:
+        clock += "; time away stops no clock"
+    elif timing.away_days != AWAY_DAYS:
+        clock += f"; time away stops the clocks for at most {plural(timing.away_days, 'day')}"
     return clock

@@ -72,6 +72,12 @@ class Invitation:
     name: str
 
 
+AWAY_DAYS = 14
+"""The most days a player's time away stops a game's clocks, unless an organiser says."""
+MOST_AWAY_DAYS = 90
+"""The most days one time away may last (``away until``) and a game may allow."""
+
+
 @dataclass(frozen=True)
 class Timing:
     """A game's clock (see :mod:`bot.schedule`): how long one decision may wait
@@ -90,8 +96,9 @@ class Timing:
     most_timeouts: int = 3
     inactivity: bool = False
     """The optional inactivity rule (RULES §12.4, errata 20.4) after ``most_timeouts``."""
-    away_days: int = 14
-    """The most days a player's time away stops their clocks in this game."""
+    away_days: int = AWAY_DAYS
+    """The most days a player's time away stops their clocks in this game (0: it never
+    does, a tournament's choice)."""
     expires_at: float | None = None
     """The real-clock time limit (errata 21.1): the game expires by itself then."""
     stand_in: Level = STAND_IN

@@ -8,16 +8,20 @@ plays in the game themselves cannot stand in there: the clocks stop instead.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import UTC, datetime
 
 import pytest
 
 from bot.context import Caller, Place
 from bot.schedule.clock import ManualClock
+from bot.schedule.options import describe, with_away_days
 from bot.schedule.scheduler import Scheduler
 from bot.service import GameService
+from bot.storage import games as rows
 from bot.storage import outbox
-from bot.storage.record import full_replay
+from bot.storage.record import NO_CLOCK, Game, full_replay
+from engine.errors import InvalidNotation
 from engine.game.legal import legal_actions, to_act
 
 FIRST, SECOND, LOBBY = 51, 52, 53
@@ -207,3 +211,52 @@ async def test_naming_oneself_or_a_non_user_is_refused_in_words(service):
     assert own.error and "someone else" in own.ephemeral.text
     odd = await service.submit(Place(FIRST), me, "away until 2026-12-05 standin robot")
     assert odd.error and "not a user" in odd.ephemeral.text
+
+
+async def allowing(service: GameService, channel: int, days: int) -> Game:
+    """The game in ``channel``, its time away allowed ``days`` (a tournament's choice)."""
+    game = await service.game_in(channel)
+    assert game is not None
+    timing = replace(game.settings.timing, away_days=days)
+    settings = replace(game.settings, timing=timing).to_json()
+    async with service.db.transaction() as db:
+        await rows.update_game(db, game.id, game.row.status, settings=settings)
+    service.forget()
+    found = await service.game_in(channel)
+    assert found is not None and found.settings.timing.away_days == days
+    return found
+
+
+async def test_a_game_that_allows_no_time_away_says_so_and_its_deadline_passes(service, clock):
+    for channel, days in ((FIRST, 0), (SECOND, 2)):
+        await open_game(service, channel, "deadline 4h")
+        game = await allowing(service, channel, days)
+        seat = to_act(game.playing())
+        assert seat is not None
+        if game.user_of(seat) != ME.user:  # the other player chooses first: then ME
+            first = legal_actions(game.playing(), seat)[0]
+            assert not (await service.act(Place(channel), player(channel), first)).error
+    game = await service.game_in(FIRST)
+    kept_at = await service.game_in(SECOND)
+    assert game is not None and kept_at is not None
+    for waiting in (game, kept_at):
+        assert waiting.user_of(to_act(waiting.playing())) == ME.user  # type: ignore[arg-type]
+    replies = await service.submit(Place(FIRST), ME, "away until 2026-12-06")
+    told = {n.channel: n.message.text for n in replies.elsewhere}
+    assert told[FIRST].endswith(": their clocks run on (this game allows no time away).")
+    assert told[SECOND].endswith(": their clocks stop for 2 days at most (as this game allows).")
+    clock.advance(4 * HOUR + 1)
+    await Scheduler(service).run_due()
+    moved = await service.game_in(FIRST)
+    kept = await service.game_in(SECOND)
+    assert moved is not None and moved.n > game.n  # the deadline passed: the computer played
+    assert kept is not None and kept.n == kept_at.n  # its clocks stopped
+
+
+def test_an_organiser_may_allow_fewer_days_away_or_none_and_no_more_than_90() -> None:
+    timing = with_away_days(NO_CLOCK, "0")
+    assert timing.away_days == 0 and "time away stops no clock" in describe(timing)
+    assert "at most 7 days" in describe(with_away_days(NO_CLOCK, "7"))
+    assert "away" not in describe(NO_CLOCK)  # the usual 14 days go without saying
+    with pytest.raises(InvalidNotation):
+        with_away_days(NO_CLOCK, "91")

@@ -66,6 +66,7 @@ class TournamentCommands(
         threads="tables as private threads of this channel, not channels",
         unrated="its games leave the ratings alone",
         autostrike="the most a player's autostrike makes at its tables (default all)",
+        away="the most days a player's time away stops the clocks (default 14; 0: none)",
     )
     async def create(
         self,
@@ -86,6 +87,7 @@ class TournamentCommands(
         threads: bool = False,
         unrated: bool = False,
         autostrike: Literal["off", "forced", "all"] | None = None,
+        away: app_commands.Range[int, 0, 90] | None = None,
     ) -> None:
         agreed = time_limit is not None and time_limit.strip().lower() in AGREED
         await _run(
@@ -95,7 +97,7 @@ class TournamentCommands(
             standin=standin,
             time_limit=None if agreed else time_limit, agreed=agreed,
             record_keeping=record_keeping, threads=threads, unrated=unrated,
-            autostrike=autostrike,
+            autostrike=autostrike, away=away,
         )  # fmt: skip
 
     @command("tournament add", "Sign up entrants: mentions, or AI players")

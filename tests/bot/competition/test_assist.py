@@ -1,5 +1,6 @@
-"""A tournament's ``autostrike off|forced|all``: the most a player's autostrike makes at its
-tables; told when it is created and by ``status`` at a table."""
+"""A tournament's ``autostrike off|forced|all`` (the most a player's autostrike makes at its
+tables) and ``away DAYS`` (the most days time away stops their clocks): told when it is
+created, carried by its tables' games."""
 
 from __future__ import annotations
 
@@ -17,11 +18,12 @@ HERE = Place(5)
 ORGANISER = Caller(300_000_000_000_000_001, "Org", organiser=True)
 
 
-async def test_the_tables_of_a_tournament_get_its_autostrike(service):
-    create = "tournament create Spring players 2 heats 1 autostrike forced"
+async def test_the_tables_of_a_tournament_get_its_autostrike_and_time_away(service):
+    create = "tournament create Spring players 2 heats 1 autostrike forced away 0"
     made = await service.submit(HERE, ORGANISER, create)
     assert not made.error, made.ephemeral
     assert made.public is not None and "autostrike at most forced" in made.public.text
+    assert "time away stops no clock" in made.public.text
     for text in ("tournament add Spring ai 2", "tournament close Spring", "tournament heat Spring"):
         assert not (await service.submit(HERE, ORGANISER, text)).error, text
     await service.tables.idle()  # the heat's tables open
@@ -31,7 +33,9 @@ async def test_the_tables_of_a_tournament_get_its_autostrike(service):
         [table] = await store.tables(db, found.id)
         assert table.game is not None
         row = await rows.game(db, table.game)
-    assert row is not None and Settings.from_json(row.settings).autostrike == "forced"
+    assert row is not None
+    settings = Settings.from_json(row.settings)
+    assert settings.autostrike == "forced" and settings.timing.away_days == 0
     await service.ai.idle()
 
 
