@@ -30,6 +30,7 @@ from engine.ai.player import choose_action
 from engine.game import actions as a
 from engine.game.forced import STRIKE_PHASE_ACTIONS, forced_action, strike_decision
 from engine.game.legal import to_act
+from engine.game.state import GameState
 from tests.bot import test_schedule as schedule
 from tests.bot.agent import caller, open_game, step, user_id
 from tests.bot.test_schedule import clock, clocked
@@ -68,9 +69,15 @@ def forced_turn(game: Game) -> Forced | None:
     return Forced(seat, action) if action is not None else None
 
 
-async def made(service: GameService, game: Game) -> list[ActionRow]:
+async def made(service: GameService, game: Game, cause: str = AUTOSTRIKE) -> list[ActionRow]:
+    """The actions of ``game`` made for a player by their choice ``cause``."""
     async with service.db.reading() as db:
-        return [r for r in await rows.actions(db, game.id) if r.cause == AUTOSTRIKE]
+        return [r for r in await rows.actions(db, game.id) if r.cause == cause]
+
+
+def like(pattern: str) -> re.Pattern[str]:
+    """A SQL LIKE ``pattern`` (``%`` only) as a regular expression."""
+    return re.compile("^" + ".*".join(map(re.escape, pattern.split("%"))) + "$")
 
 
 async def until_forced(service: GameService, channel: int = CHANNEL) -> Game:
@@ -91,7 +98,7 @@ async def until(service: GameService, channel: int, waits: Callable[[Game], bool
 
 def test_the_clock_keys_of_strikes_and_only_theirs_match_the_sweeps_pattern() -> None:
     """A start-up finds the games waiting for strikes by their clock's key (RULES §9.1)."""
-    like = re.compile("^" + ".*".join(map(re.escape, STRIKES.split("%"))) + "$")
+    strikes = like(STRIKES)
     for text, striking in [
         ("Plains t2 defender strike: Bk01 Ogre@C3 | Rd01 Troll@C2", True),
         ("Plains t2 defender counterstrike: Bk01 Ogre@C3* | Rd01 Troll@C2", True),
@@ -99,7 +106,7 @@ def test_the_clock_keys_of_strikes_and_only_theirs_match_the_sweeps_pattern() ->
     ]:
         decided = decision_of(battle_game(text))
         assert decided is not None
-        assert bool(like.match(decided.key)) is striking, decided.key
+        assert bool(strikes.match(decided.key)) is striking, decided.key
 
 
 async def test_the_command_says_what_it_does_and_refuses_other_words(db_target) -> None:
@@ -166,14 +173,17 @@ async def test_only_forced_actions_are_made_and_the_game_never_waits_for_them(db
         await service.close()
 
 
-async def test_all_makes_every_strike_decision_as_hard_would_and_the_rest_waits(db_target):
-    """P0 has it at ``all``, P1 off: every action made for P0 is a strike-phase decision,
-    the one ``hard`` chooses (or the forced one) in the state it was made in, some of them
-    choices; the game never waits for P0's strikes, and waits for P1's."""
-    service = await GameService.open(db_target, seeds=lambda: ALL_SEED)
+async def played_out(
+    db_target, seed: int, command: str, waits_for: Callable[[Game], int | None], cause: str
+) -> list[tuple[ActionRow, GameState]]:
+    """A game of agents in which P0 gave ``command`` (P1 nothing), played to its end: it
+    never waited for a decision of P0's of the kind ``waits_for`` finds (the seat it waits
+    for, or None) and did wait for P1's; each action made for P0 with ``cause``, with the
+    state it was made in."""
+    service = await GameService.open(db_target, seeds=lambda: seed)
     try:
         await open_game(service, CHANNEL, 2)
-        await service.submit(Place(ELSEWHERE), caller(CHANNEL, 0), "autostrike all")
+        await service.submit(Place(ELSEWHERE), caller(CHANNEL, 0), command)
         waited_for_p1 = False
         game = last = None
         for _ in range(STEPS):
@@ -181,25 +191,35 @@ async def test_all_makes_every_strike_decision_as_hard_would_and_the_rest_waits(
             if game is None:  # over
                 break
             last = game
-            assert striking_person(game) != 0
-            waited_for_p1 = waited_for_p1 or striking_person(game) == 1
-            await step(service, CHANNEL, ALL_SEED, fighting=True)
+            assert waits_for(game) != 0
+            waited_for_p1 = waited_for_p1 or waits_for(game) == 1
+            await step(service, CHANNEL, seed, fighting=True)
         assert game is None and last is not None and waited_for_p1
-        game = last
-        entries = await made(service, game)
-        chose = 0
+        entries = await made(service, last, cause)
         async with service.db.reading() as db:
-            for entry in entries:
-                before = await state_at(db, game.row, entry.n - 1)
-                assert before is not None and entry.seat == 0 and strike_decision(before, 0)
-                action = read_action(entry)
-                assert isinstance(action, STRIKE_PHASE_ACTIONS)
-                forced = forced_action(before, 0)
-                chose += forced is None
-                assert action == (forced or choose_action(before, 0, LEVEL))
-        assert len(entries) >= 8 and chose >= 1
+            states = [await state_at(db, last.row, entry.n - 1) for entry in entries]
+        assert all(entry.seat == 0 for entry in entries)
+        return [(entry, state) for entry, state in zip(entries, states, strict=True) if state]
     finally:
         await service.close()
+
+
+async def test_all_makes_every_strike_decision_as_hard_would_and_the_rest_waits(db_target):
+    """P0 has it at ``all``, P1 off: every action made for P0 is a strike-phase decision,
+    the one ``hard`` chooses (or the forced one) in the state it was made in, some of them
+    choices; the game never waits for P0's strikes, and waits for P1's."""
+    made_for_p0 = await played_out(
+        db_target, ALL_SEED, "autostrike all", striking_person, AUTOSTRIKE
+    )
+    chose = 0
+    for entry, before in made_for_p0:
+        assert strike_decision(before, 0)
+        action = read_action(entry)
+        assert isinstance(action, STRIKE_PHASE_ACTIONS)
+        forced = forced_action(before, 0)
+        chose += forced is None
+        assert action == (forced or choose_action(before, 0, LEVEL))
+    assert len(made_for_p0) >= 8 and chose >= 1
 
 
 async def test_turning_it_on_elsewhere_makes_the_strike_waiting_now(db_target):

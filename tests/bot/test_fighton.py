@@ -6,7 +6,6 @@ the clock's keys the start-up looks for)."""
 
 from __future__ import annotations
 
-import re
 import sqlite3
 
 import pytest
@@ -20,15 +19,15 @@ from bot.service import GameService
 from bot.storage import autostrike as prefs
 from bot.storage import games as rows
 from bot.storage.database import Database
-from bot.storage.games import WINDOWS, ActionRow
+from bot.storage.games import WINDOWS
 from bot.storage.migrations import MIGRATIONS
-from bot.storage.record import Game, read_action, state_at
+from bot.storage.record import Game, read_action
 from engine.battle.state import BattleStep
 from engine.game import actions as a
 from engine.game.forced import concession_window
 from tests.bot import test_schedule as schedule
-from tests.bot.agent import caller, open_game, step, user_id
-from tests.bot.test_autostrike import reminders_to, until
+from tests.bot.agent import caller, open_game, user_id
+from tests.bot.test_autostrike import like, made, played_out, reminders_to, until
 from tests.bot.test_schedule import clock, clocked
 from tests.engine.battle.helpers import battle_game, current
 
@@ -47,14 +46,9 @@ def window_of(game: Game) -> int | None:
     return seat if seat is not None and concession_window(game.playing(), seat) else None
 
 
-async def made(service: GameService, game: Game) -> list[ActionRow]:
-    async with service.db.reading() as db:
-        return [r for r in await rows.actions(db, game.id) if r.cause == FIGHTON]
-
-
 def test_the_clock_keys_of_windows_and_only_theirs_match_the_sweeps_patterns() -> None:
     """A start-up finds the games waiting at a window by their clock's key (RULES §5.8)."""
-    patterns = [re.compile("^" + ".*".join(map(re.escape, w.split("%"))) + "$") for w in WINDOWS]
+    patterns = [like(window) for window in WINDOWS]
     for text, window in [
         ("Plains t1 attacker-may-concede: Bk01 Ogre@C3 | Rd01 Troll@C2", True),
         ("Plains t1 defender-may-concede: Bk01 Ogre@C3 | Rd01 Troll@C2", True),
@@ -97,33 +91,12 @@ async def test_the_command_says_what_it_does_and_refuses_other_words(db_target) 
 async def test_every_window_of_its_player_is_answered_and_the_others_wait(db_target):
     """P0 turned it on, P1 did not: the game never waits for P0 at a window and does for
     P1; every action made for P0 is fighting on, in a window of P0's when it was made."""
-    service = await GameService.open(db_target, seeds=lambda: WINDOWS_SEED)
-    try:
-        await open_game(service, CHANNEL, 2)
-        await service.submit(Place(ELSEWHERE), caller(CHANNEL, 0), "fighton on")
-        waited_for_p1 = False
-        game = last = None
-        for _ in range(STEPS):
-            game = await service.game_in(CHANNEL)
-            if game is None:  # over
-                break
-            last = game
-            assert window_of(game) != 0
-            waited_for_p1 = waited_for_p1 or window_of(game) == 1
-            await step(service, CHANNEL, WINDOWS_SEED, fighting=True)
-        assert game is None and last is not None and waited_for_p1
-        entries = await made(service, last)
-        steps = set()
-        async with service.db.reading() as db:
-            for entry in entries:
-                before = await state_at(db, last.row, entry.n - 1)
-                assert before is not None and entry.seat == 0
-                assert concession_window(before, 0) and read_action(entry) == a.Decline()
-                steps.add(current(before).step)
-        assert len(entries) >= 4
-        assert {BattleStep.OPEN_ATTACKER, BattleStep.OPEN_DEFENDER, BattleStep.SLEW_ALL} <= steps
-    finally:
-        await service.close()
+    made_for_p0 = await played_out(db_target, WINDOWS_SEED, "fighton on", window_of, FIGHTON)
+    for entry, before in made_for_p0:
+        assert concession_window(before, 0) and read_action(entry) == a.Decline()
+    steps = {current(before).step for _, before in made_for_p0}
+    assert len(made_for_p0) >= 4
+    assert {BattleStep.OPEN_ATTACKER, BattleStep.OPEN_DEFENDER, BattleStep.SLEW_ALL} <= steps
 
 
 async def test_a_restart_answers_the_window_it_finds_waiting(db_target):
@@ -147,7 +120,7 @@ async def test_a_restart_answers_the_window_it_finds_waiting(db_target):
             assert await rows.active_games_waiting_for_ai(db, other) == []
         assert await Scheduler(service).advance_ai_games() == 1
         await service.ai.idle()
-        [entry, *_] = await made(service, game)
+        [entry, *_] = await made(service, game, FIGHTON)
         assert entry.n == game.n + 1 and entry.seat == seat
     finally:
         await service.close()
