@@ -11,6 +11,7 @@ from dataclasses import replace
 from bot.competition.results import game_ended
 from bot.context import Caller, Place
 from bot.handlers.autostrike import made_at_once
+from bot.narration.heading import WAITING
 from bot.offers import Offers, public_offers
 from bot.offers.board import lobby_offers
 from bot.offers.model import Choices
@@ -60,7 +61,7 @@ async def told(
         offers = Offers.of(now.id, now.n, _board(now, made))
         replies = replace(replies, public=replace(replies.public, offers=offers))
         if made is not None:  # nothing for them to do: they are not called for it
-            replies = _unpinged(replies, now.user_of(made))
+            replies = _made_at_once(replies, now.user_of(made))
     elif replies.public is not None and now is not None and replies.public.offers is None:
         seated = lobby_offers(len(now.seats), now.settings.players)
         offers = Offers.of(now.id, now.n, seated)
@@ -89,13 +90,18 @@ def _board(game: Game, made: int | None) -> Choices:
     return public_offers(game.state)
 
 
-def _unpinged(replies: Replies, user: int) -> Replies:
-    """``replies`` whose news does not ping ``user``."""
+def _made_at_once(replies: Replies, user: int) -> Replies:
+    """``replies`` whose news hands ``user`` a decision their choices make at once: it
+    neither pings them nor says the game waits for them (the decision's own news, a
+    moment later, says what the game waits for then)."""
     public = replies.public
-    if public is None or user not in public.mention:
+    if public is None:
         return replies
+    lines = public.text.split("\n")
+    if len(lines) > 1 and lines[-1].startswith(WAITING):
+        lines = lines[:-1]
     mention = tuple(u for u in public.mention if u != user)
-    return replace(replies, public=replace(public, mention=mention))
+    return replace(replies, public=replace(public, text="\n".join(lines), mention=mention))
 
 
 def _final_card(replies: Replies) -> bool:

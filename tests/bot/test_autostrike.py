@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 import re
 import sqlite3
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
 import pytest
@@ -173,17 +173,30 @@ async def test_only_forced_actions_are_made_and_the_game_never_waits_for_them(db
         await service.close()
 
 
+@dataclass(frozen=True)
+class PlayedOut:
+    """A game played out: each action made for P0 with the state it was made in, and the
+    news posted in its channel, in order."""
+
+    made: list[tuple[ActionRow, GameState]]
+    news: list[str]
+
+
 async def played_out(
-    db_target, seed: int, command: str, waits_for: Callable[[Game], int | None], cause: str
-) -> list[tuple[ActionRow, GameState]]:
-    """A game of agents in which P0 gave ``command`` (P1 nothing), played to its end: it
+    db_target,
+    seed: int,
+    commands: Sequence[str],
+    waits_for: Callable[[Game], int | None],
+    cause: str,
+) -> PlayedOut:
+    """A game of agents in which P0 gave ``commands`` (P1 none), played to its end: it
     never waited for a decision of P0's of the kind ``waits_for`` finds (the seat it waits
-    for, or None) and did wait for P1's; each action made for P0 with ``cause``, with the
-    state it was made in."""
+    for, or None) and did wait for P1's."""
     service = await GameService.open(db_target, seeds=lambda: seed)
     try:
         await open_game(service, CHANNEL, 2)
-        await service.submit(Place(ELSEWHERE), caller(CHANNEL, 0), command)
+        for command in commands:
+            assert not (await service.submit(Place(ELSEWHERE), caller(CHANNEL, 0), command)).error
         waited_for_p1 = False
         game = last = None
         for _ in range(STEPS):
@@ -198,8 +211,10 @@ async def played_out(
         entries = await made(service, last, cause)
         async with service.db.reading() as db:
             states = [await state_at(db, last.row, entry.n - 1) for entry in entries]
+            posted = [r for r in await outbox.waiting(db, CHANNEL) if r.kind == "post"]
         assert all(entry.seat == 0 for entry in entries)
-        return [(entry, state) for entry, state in zip(entries, states, strict=True) if state]
+        pairs = [(entry, state) for entry, state in zip(entries, states, strict=True) if state]
+        return PlayedOut(pairs, [json.loads(r.body)["text"] for r in posted])
     finally:
         await service.close()
 
@@ -208,9 +223,8 @@ async def test_all_makes_every_strike_decision_as_hard_would_and_the_rest_waits(
     """P0 has it at ``all``, P1 off: every action made for P0 is a strike-phase decision,
     the one ``hard`` chooses (or the forced one) in the state it was made in, some of them
     choices; the game never waits for P0's strikes, and waits for P1's."""
-    made_for_p0 = await played_out(
-        db_target, ALL_SEED, "autostrike all", striking_person, AUTOSTRIKE
-    )
+    played = await played_out(db_target, ALL_SEED, ["autostrike all"], striking_person, AUTOSTRIKE)
+    made_for_p0 = played.made
     chose = 0
     for entry, before in made_for_p0:
         assert strike_decision(before, 0)

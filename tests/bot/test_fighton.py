@@ -91,12 +91,31 @@ async def test_the_command_says_what_it_does_and_refuses_other_words(db_target) 
 async def test_every_window_of_its_player_is_answered_and_the_others_wait(db_target):
     """P0 turned it on, P1 did not: the game never waits for P0 at a window and does for
     P1; every action made for P0 is fighting on, in a window of P0's when it was made."""
-    made_for_p0 = await played_out(db_target, WINDOWS_SEED, "fighton on", window_of, FIGHTON)
+    played = await played_out(db_target, WINDOWS_SEED, ["fighton on"], window_of, FIGHTON)
+    made_for_p0 = played.made
     for entry, before in made_for_p0:
         assert concession_window(before, 0) and read_action(entry) == a.Decline()
     steps = {current(before).step for _, before in made_for_p0}
     assert len(made_for_p0) >= 4
     assert {BattleStep.OPEN_ATTACKER, BattleStep.OPEN_DEFENDER, BattleStep.SLEW_ALL} <= steps
+
+
+MADE_AT_ONCE = ("strike", "place", "fight")
+"""How the tasks of a strike phase, a carry and a window begin after "Waiting for **P0** to"
+(:func:`bot.narration.describe.waiting_for`)."""
+
+
+async def test_no_news_says_the_game_waits_for_a_decision_made_at_once(db_target):
+    """P0 has ``autostrike all`` and ``fighton on``: no news posted in the channel says the
+    game waits for P0 to strike, place hits or fight on; it says so of P1."""
+    played = await played_out(
+        db_target, WINDOWS_SEED, ["autostrike all", "fighton on"], window_of, FIGHTON
+    )
+    prompts = [line for text in played.news for line in text.split("\n") if "Waiting for" in line]
+    assert any(line.startswith("Waiting for **P1** to strike") for line in prompts)
+    assert any(line.startswith("Waiting for **P0** to maneuver") for line in prompts)
+    told = [line for line in prompts if line.startswith("Waiting for **P0** to ")]
+    assert not [line for line in told if line.split(" to ", 1)[1].startswith(MADE_AT_ONCE)]
 
 
 async def test_a_restart_answers_the_window_it_finds_waiting(db_target):
