@@ -1,11 +1,12 @@
-"""The organiser's desk: ``tournament status|remind|extend|pause|resume|eliminator``.
+"""The organiser's desk: ``tournament status|remind|extend|force|pause|resume|eliminator``.
 
 ``status`` shows every table of the current heat (or round): its game's turn, whom it
 waits for and since when, its deadline; the stalled tables (waiting a day or more, or past
 their deadline) first, the whole within one Discord message. The others act on the
-tables' clocks (bot/schedule/): a reminder to each awaited player, a deadline put off, a
-table paused (its clock stops: no deadline falls due and no reminder is sent, RULES §12.6's
-time limit aside, which is a date) and resumed. What a table is told goes to its channel
+tables' clocks (bot/schedule/): a reminder to each awaited player, a deadline put off or
+brought to now (the wait ended, as the deadline would end it), a table paused (its clock
+stops: no deadline falls due and no reminder is sent, RULES §12.6's time limit aside,
+which is a date) and resumed. What a table is told goes to its channel
 through the outbox, in the transaction of the command.
 """
 
@@ -23,6 +24,7 @@ from bot.names import display
 from bot.narration.describe import waiting_for
 from bot.narration.turns import turn_phrase
 from bot.replies import Message, Notice, Replies
+from bot.schedule.options import after_deadline
 from bot.schedule.runner import reminder_text
 from bot.schedule.timing import parse_duration, show_duration
 from bot.storage import dms as dm_rows
@@ -198,6 +200,39 @@ async def extend(ctx: Context, args: Args) -> Replies:
     assert table.channel is not None
     notice = Notice(table.channel, game.id, Message(text))
     answer = f"Table {table.label}: **{who}**'s deadline is now <t:{deadline}:R>."
+    return Replies(ephemeral=Message(answer), elsewhere=(notice,))
+
+
+async def force(ctx: Context, args: Args) -> Replies:
+    """``tournament force NAME HEAT.TABLE``: the table's awaited decision is due now: its
+    deadline passes at once and does what the table's clock says (the computer plays it,
+    the least is played, or the game waits for a replacement), counting as a missed
+    deadline, as it would have later."""
+    organiser(ctx.caller, "force a decision")
+    name = args.take("the tournament's name")
+    where = args.take("the table, like 2.3")
+    args.finish()
+    now = ctx.now()
+    async with ctx.db.transaction() as db:
+        found = await named(db, ctx.place.guild, name)
+        table = await playing_table(db, found, where)
+        if table.paused_at is not None:
+            raise IllegalAction(f"table {table.label} is paused: resume it first")
+        waiting = await _waiting(db, table)
+        if waiting is None or waiting[1].deadline is None:
+            raise IllegalAction(f"table {table.label} waits for no deadline: there is none to end")
+        game, clock = waiting
+        await due.bring_forward(db, game.id, clock.decision, min(now, clock.deadline or now))
+        await store.log(db, found.id, f"table {table.label}: deadline brought to now")
+    who = game.name_of(clock.seat)
+    then = after_deadline(game.settings.timing)
+    text = (
+        f"⏩ Organiser **{display(ctx.caller.name)}** ended the wait for **{who}**: their "
+        f"deadline passes now ({then})."
+    )
+    assert table.channel is not None
+    notice = Notice(table.channel, game.id, Message(text))
+    answer = f"Table {table.label}: **{who}**'s deadline passes now ({then})."
     return Replies(ephemeral=Message(answer), elsewhere=(notice,))
 
 

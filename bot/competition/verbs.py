@@ -1,6 +1,6 @@
 """The tournament commands: ``tournament create|join|leave|add|close|heat|standings``, the
-organiser's desk (:mod:`bot.competition.desk`: ``status|remind|extend|pause|resume|
-eliminator``), and ``ratings``.
+organiser's desk (:mod:`bot.competition.desk`: ``status|remind|extend|force|pause|
+resume|eliminator``), and ``ratings``.
 
 Organisers (Manage Server or the server's organiser role on Discord; the terminal's
 user) create, fill, close and seat a tournament; anyone may join while sign-up is open,
@@ -309,6 +309,7 @@ SUBCOMMANDS: dict[str, Handler] = {
     "status": desk.status,
     "remind": desk.remind,
     "extend": desk.extend,
+    "force": desk.force,
     "pause": desk.pause,
     "resume": desk.resume,
     "eliminator": desk.eliminator,

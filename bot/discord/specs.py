@@ -316,6 +316,7 @@ T_CLOSE, T_HEAT, T_STATUS = (_tournament(w) for w in ("close", "heat", "status")
 T_REMIND, T_ADVANCE = _tournament("remind"), _tournament("advance")
 T_ARCHIVE = _tournament("archive")
 T_EXTEND = _tournament("extend", Word("table"), Word("by"))
+T_FORCE = _tournament("force", Word("table"))
 T_PAUSE = _tournament("pause", Word("table"))
 T_RESUME = _tournament("resume", Word("table"))
 T_ADJUDICATE = _tournament(

@@ -254,6 +254,19 @@ async def shift(db: Connection, game: int, decision: str, by: float) -> None:
     )
 
 
+async def bring_forward(db: Connection, game: int, decision: str, at: float) -> None:
+    """Make the pending deadline of ``game``'s ``decision`` fall due at ``at``, and its
+    clock's deadline (an organiser's ``force``); its reminders no longer come (the
+    decision is made before them)."""
+    await db.execute(
+        "UPDATE due SET at = ? WHERE game = ? AND decision = ? AND done_at IS NULL AND kind = ?",
+        (at, game, decision, DEADLINE),
+    )
+    await db.execute(
+        "UPDATE clocks SET deadline = ? WHERE game = ? AND decision = ?", (at, game, decision)
+    )
+
+
 async def pause(db: Connection, game: int) -> None:
     """Put off ``game``'s pending deadline and reminders by :data:`PAUSED` (its table is
     paused; the scheduler puts off those that fall due meanwhile the same way)."""

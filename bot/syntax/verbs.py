@@ -151,7 +151,7 @@ _LOBBY = (
     ),
     (
         "tournament",
-        "tournament create|join|leave|add|close|heat|advance|standings|status|remind|extend|"
+        "tournament create|join|leave|add|close|heat|advance|standings|status|remind|extend|force|"
         "pause|resume|adjudicate|replace|eliminator NAME …",
         "tournaments: sign up, and (organisers) run them",
     ),

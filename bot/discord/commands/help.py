@@ -138,6 +138,7 @@ TOPICS: dict[str, Topic] = {
             "tournament archive",
             "tournament remind",
             "tournament extend",
+            "tournament force",
             "tournament pause",
             "tournament resume",
             "tournament adjudicate",

@@ -161,6 +161,12 @@ class TournamentCommands(
     ) -> None:
         await _run(interaction, s.T_EXTEND, name=name, table=table, by=by)
 
+    @command("tournament force", "End a table's wait now, as its deadline would")
+    @app_commands.describe(name=NAME, table=TABLE)
+    @app_commands.autocomplete(name=tournaments)
+    async def force(self, interaction: TitanInteraction, name: Name, table: Table) -> None:
+        await _run(interaction, s.T_FORCE, name=name, table=table)
+
     @command("tournament pause", "Stop the clocks of a table, or of all")
     @app_commands.describe(name=NAME, table=f"{TABLE} (default: every table)")
     @app_commands.autocomplete(name=tournaments)

@@ -1,5 +1,6 @@
 """The organiser's desk on a test's clock: the tables of a heat of human entrants (who never
-answer), stalled tables first, reminders, an extended deadline, paused and resumed clocks,
+answer), stalled tables first, reminders, an extended deadline, a wait ended now, paused
+and resumed clocks,
 an eliminator; every organiser command refused to a player, with the reason."""
 
 from __future__ import annotations
@@ -84,6 +85,7 @@ ORGANISER_COMMANDS = (
     "tournament status W",
     "tournament remind W",
     "tournament extend W 1.1 24h",
+    "tournament force W 1.1",
     "tournament pause W",
     "tournament pause W 1.1",
     "tournament resume W",
@@ -174,6 +176,44 @@ async def test_extend_puts_the_deadline_off(service, clock):
     assert any("12h more" in p for p in await posts(service, tables[0].channel))
     refused = await service.submit(HERE, ORGANISER, "tournament extend W 1.9 12h")
     assert refused.error and "no table 1.9" in refused.ephemeral.text  # type: ignore[union-attr]
+
+
+async def test_force_ends_a_table_s_wait_now_as_its_deadline_would(service, clock):
+    """The deadline passes at once: the computer plays the decision (the table's clock
+    says so), counted as a missed deadline; the other table waits on."""
+    tables = await seated(service)
+    game, other = tables[0].game, tables[1].game
+    assert game is not None and other is not None and tables[0].channel is not None
+    late = await awaited(service, tables[0])
+    before = await service.game_in(tables[0].channel)
+    assert before is not None
+    clock.advance(HOUR)
+    answer = await run(service, "tournament force W 1.1")
+    assert answer.startswith("Table 1.1: ") and "passes now (the computer plays)" in answer
+    assert any("ended the wait for" in p for p in await posts(service, tables[0].channel))
+    await Scheduler(service).run_due()
+    seat = await seat_of(service, game, late)
+    async with service.db.reading() as db:
+        assert [o[0] for o in await due.outcomes(db, game)].count("deadline") == 1
+        assert [o for o in await due.outcomes(db, other) if o[0] == "deadline"] == []
+        missed = await due.absence(db, game, seat)
+    assert missed is not None and missed.count == 1
+    after = await service.game_in(tables[0].channel)
+    assert after is not None and after.n > before.n  # the computer played the decision
+    paused = await run(service, "tournament pause W 1.2")
+    assert paused == "1 table of W paused."
+    refused = await service.submit(HERE, ORGANISER, "tournament force W 1.2")
+    assert refused.error and "resume it first" in refused.ephemeral.text  # type: ignore[union-attr]
+
+
+async def seat_of(service: GameService, game: int, user: int) -> int:
+    async with (
+        service.db.reading() as db,
+        db.execute("SELECT seat FROM seats WHERE game = ? AND user = ?", (game, user)) as cursor,
+    ):
+        row = await cursor.fetchone()
+    assert row is not None
+    return int(row[0])
 
 
 async def test_a_paused_table_keeps_its_time_and_times_out_only_after_resuming(service, clock):

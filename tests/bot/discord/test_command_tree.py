@@ -18,8 +18,8 @@ WITHOUT_COMMAND = {"invitation", "choices"}
 ORGANISER_TOOLS = {"titan-admin replace", "titan-admin remove"}
 """Organiser commands that write no command of the language."""
 TOURNAMENT = (
-    "join leave standings create add close heat status archive remind extend pause resume"
-    " adjudicate replace eliminator advance"
+    "join leave standings create add close heat status archive remind extend force pause"
+    " resume adjudicate replace eliminator advance"
 )
 """The subcommands of ``tournament``, each its own slash command."""
 

@@ -19,8 +19,8 @@ TREE = {
     "battle": "engage flee fight propose accept concede nomore acquire decline maneuver takeback "
     "strike carry rangestrike summon reinforce insist board",
     "titan-admin": "replace remove abort settings export",
-    "tournament": "create add close heat status archive remind extend pause resume adjudicate "
-    "replace eliminator advance",
+    "tournament": "create add close heat status archive remind extend force pause resume "
+    "adjudicate replace eliminator advance",
 }
 TOP = ["battle", "done", "titan", "titan-admin", "tournament", "turn"]
 GROUPS = ("me", "tournament", "info")
