@@ -20,11 +20,11 @@ from bot.competition.common import (
 )
 from bot.competition.settings import BRACKET, TournamentSettings
 from bot.context import Context, Place
+from bot.handlers.clock import end_wait
 from bot.names import display
 from bot.narration.describe import waiting_for
 from bot.narration.turns import turn_phrase
 from bot.replies import Message, Notice, Replies
-from bot.schedule.options import after_deadline
 from bot.schedule.runner import reminder_text
 from bot.schedule.timing import parse_duration, show_duration
 from bot.storage import dms as dm_rows
@@ -219,20 +219,14 @@ async def force(ctx: Context, args: Args) -> Replies:
         if table.paused_at is not None:
             raise IllegalAction(f"table {table.label} is paused: resume it first")
         waiting = await _waiting(db, table)
-        if waiting is None or waiting[1].deadline is None:
-            raise IllegalAction(f"table {table.label} waits for no deadline: there is none to end")
-        game, clock = waiting
-        await due.bring_forward(db, game.id, clock.decision, min(now, clock.deadline or now))
+        if waiting is None:
+            raise IllegalAction(f"table {table.label} waits for nobody's decision")
+        game, _ = waiting
+        text = await end_wait(db, game, now, display(ctx.caller.name))
         await store.log(db, found.id, f"table {table.label}: deadline brought to now")
-    who = game.name_of(clock.seat)
-    then = after_deadline(game.settings.timing)
-    text = (
-        f"⏩ Organiser **{display(ctx.caller.name)}** ended the wait for **{who}**: their "
-        f"deadline passes now ({then})."
-    )
     assert table.channel is not None
     notice = Notice(table.channel, game.id, Message(text))
-    answer = f"Table {table.label}: **{who}**'s deadline passes now ({then})."
+    answer = f"Table {table.label}: {text}"
     return Replies(ephemeral=Message(answer), elsewhere=(notice,))
 
 

@@ -180,6 +180,7 @@ NEW = Spec(
         Word("unrated", keyword="unrated", flag=True),
     ),
 )
+FORCE = _simple("force")
 SETTINGS = Spec(
     "settings",
     (

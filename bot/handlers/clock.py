@@ -1,10 +1,16 @@
-"""``settings …``: the host or an organiser changes a game's clock after its creation.
+"""``settings …``: the host or an organiser changes a game's clock after its creation;
+``force``: an organiser ends the wait for the decision the game waits for now.
 
 ``settings deadline 12h timeout pass standin normal remind 0.5,0.9 before 2h`` — any of
 them, in any order (``standin``: the level the computer plays at for a late or away player).
 The change is announced in the channel (who changed what, from what) and logged; the
 decision the game waits for keeps its start and gets the new deadline and reminders (a
 deadline already past falls due at once).
+
+``force`` brings the decision's deadline to now: it passes at once and does what the
+game's clock says (the computer plays, the least is played, or the game waits for a
+replacement), counting as a missed deadline, as it would have later (:func:`end_wait`,
+also the tournament desk's ``tournament force``).
 """
 
 from __future__ import annotations
@@ -18,7 +24,9 @@ from bot.replies import Message, Replies
 from bot.schedule import options as clock
 from bot.schedule.planner import replan
 from bot.schedule.timing import parse_duration
+from bot.storage import due
 from bot.storage import games as rows
+from bot.storage.connection import Connection
 from bot.storage.record import Game, Timing
 from bot.syntax import Args
 from engine.errors import IllegalAction
@@ -86,3 +94,34 @@ async def settings(ctx: Context, game: Game | None, args: Args) -> Replies:
         f"{clock.describe(timing)} (was: {clock.describe(before)})."
     )
     return Replies(public=Message(text))
+
+
+async def force(ctx: Context, game: Game | None, args: Args) -> Replies:
+    """End the wait for the decision the channel's game waits for, as its deadline would
+    (an organiser)."""
+    args.finish()
+    if game is None or game.state is None:
+        raise IllegalAction("there is no game under way in this channel")
+    if not ctx.caller.organiser:
+        raise IllegalAction("only an organiser may end a player's wait")
+    async with ctx.db.transaction() as db:
+        text = await end_wait(db, game, ctx.now(), display(ctx.caller.name))
+    return Replies(public=Message(text))
+
+
+async def end_wait(db: Connection, game: Game, now: float, organiser: str) -> str:
+    """Bring the deadline of the decision ``game`` waits for to ``now`` (inside the
+    caller's transaction); the words that tell the game so. Raises :class:`IllegalAction`
+    when the decision has no deadline."""
+    found = await due.clock(db, game.id)
+    if found is None or found.deadline is None:
+        raise IllegalAction(
+            "the game waits for no deadline: there is none to end (`settings deadline 24h`)"
+        )
+    await due.bring_forward(db, game.id, found.decision, min(now, found.deadline))
+    who = game.name_of(found.seat)
+    then = clock.after_deadline(game.settings.timing)
+    return (
+        f"⏩ Organiser **{organiser}** ended the wait for **{who}**: their deadline passes "
+        f"now ({then})."
+    )

@@ -15,7 +15,7 @@ from dataclasses import replace
 from bot.competition.verbs import tournament
 from bot.context import Context
 from bot.handlers.away import away
-from bot.handlers.clock import settings
+from bot.handlers.clock import force, settings
 from bot.handlers.play import replies_after
 from bot.names import clean, display, player_name, same_name
 from bot.offers import Offer, Offers, Style
@@ -478,6 +478,7 @@ LOBBY: dict[str, LobbyHandler] = {
     "start": start,
     "cancel": cancel,
     "settings": settings,
+    "force": force,
     "away": away,
     "tournament": tournament,
 }

@@ -150,6 +150,11 @@ _LOBBY = (
         "change the game's clock (the host or an organiser)",
     ),
     (
+        "force",
+        "force",
+        "end the wait for the awaited player now, as the deadline would (organisers)",
+    ),
+    (
         "tournament",
         "tournament create|join|leave|add|close|heat|advance|standings|status|remind|extend|force|"
         "pause|resume|adjudicate|replace|eliminator NAME …",

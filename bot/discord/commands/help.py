@@ -156,6 +156,7 @@ TOPICS: dict[str, Topic] = {
             "titan-admin remove",
             "titan-admin abort",
             "titan-admin settings",
+            "titan-admin force",
             "titan-admin export",
         ),
         ("titan-admin replace", "titan-admin abort"),

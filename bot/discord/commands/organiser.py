@@ -90,6 +90,10 @@ class OrganiserCommands(
             deadline=deadline, timeout=timeout, standin=standin, remind=remind, before=before,
         )  # fmt: skip
 
+    @command("force", "End the wait for the awaited player now, as the deadline would")
+    async def force(self, interaction: TitanInteraction) -> None:
+        await run_command(interaction, s.FORCE, organiser=True)
+
     @command("export", "Export this channel's game record as a file (only you)")
     @app_commands.describe(game="the game's number (default: the channel's latest game)")
     async def export(
