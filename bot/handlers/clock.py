@@ -26,6 +26,7 @@ from bot.schedule.planner import replan
 from bot.schedule.timing import parse_duration
 from bot.storage import due
 from bot.storage import games as rows
+from bot.storage import tournaments as tables
 from bot.storage.connection import Connection
 from bot.storage.record import Game, Timing
 from bot.syntax import Args
@@ -112,7 +113,10 @@ async def force(ctx: Context, game: Game | None, args: Args) -> Replies:
 async def end_wait(db: Connection, game: Game, now: float, organiser: str) -> str:
     """Bring the deadline of the decision ``game`` waits for to ``now`` (inside the
     caller's transaction); the words that tell the game so. Raises :class:`IllegalAction`
-    when the decision has no deadline."""
+    when the decision has no deadline, or the game is a tournament's paused table (its
+    deadlines wait for the organiser's ``tournament resume``)."""
+    if await tables.paused_since(db, game.id) is not None:
+        raise IllegalAction("this table is paused: resume it first (`tournament resume`)")
     found = await due.clock(db, game.id)
     if found is None or found.deadline is None:
         raise IllegalAction(

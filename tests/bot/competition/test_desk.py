@@ -204,6 +204,9 @@ async def test_force_ends_a_table_s_wait_now_as_its_deadline_would(service, cloc
     assert paused == "1 table of W paused."
     refused = await service.submit(HERE, ORGANISER, "tournament force W 1.2")
     assert refused.error and "resume it first" in refused.ephemeral.text  # type: ignore[union-attr]
+    assert tables[1].channel is not None  # nor at the table itself (/titan-admin force)
+    there = await service.submit(Place(tables[1].channel), ORGANISER, "force")
+    assert there.error and "resume it first" in there.ephemeral.text  # type: ignore[union-attr]
 
 
 async def seat_of(service: GameService, game: int, user: int) -> int:
