@@ -13,7 +13,7 @@ import pytest
 from bot.schedule.clock import ManualClock
 from tests.bot.discord import payloads as p
 from tests.bot.discord.conftest import mistakes, start_bot
-from tests.bot.discord.helpers import ANN, BOB, command, settle
+from tests.bot.discord.helpers import ANN, BOB, CAROL, command, settle
 
 HOUR = 3600.0
 STAMP = re.compile(r"<t:(\d+):R>")
@@ -90,3 +90,17 @@ async def test_a_passed_deadline_is_told_in_the_channel(fake, timed, clock):
     [news] = told()
     assert "the least the rules allow is played" in news.content
     assert news.notified and awaited not in news.notified  # the next player is pinged
+
+
+async def test_an_organiser_ends_the_wait_and_the_deadline_passes_at_once(fake, timed, clock):
+    awaited = await open_timed_game(fake)
+    asked = await command(fake, BOB, "titan", "status")  # a player's view: on the clock
+    assert "On the clock" in fake.sent_for(asked)[0].content
+    forced = await command(fake, CAROL, "titan-admin", "force", permissions=p.ORGANISER)
+    [news] = fake.public(forced)
+    assert "⏩ Organiser **" in news.content and "their deadline passes now" in news.content
+    told = lambda: [m for m in fake.in_channel(p.CHANNEL_ID) if "deadline passed" in m.content]  # noqa: E731
+    await until(fake, told, "the forced timeout")  # no time passes on the test's clock
+    [passed] = told()
+    assert "the least the rules allow is played" in passed.content
+    assert passed.notified and awaited not in passed.notified  # the next player is pinged
