@@ -286,6 +286,29 @@ async def reminders_to(service: GameService, user: int) -> list[str]:
     return [json.loads(r.body)["text"] for r in found if r.kind == "dm" and r.recipient == user]
 
 
+async def next_reminder(
+    clocked: GameService, clock, waits_for: Callable[[Game], int | None]
+) -> tuple[list[str], str]:
+    """Play the agents on until the game waits for a person's decision of the kind
+    ``waits_for`` finds (the seat), then let half the 4-hour deadline pass: that person's
+    reminders before, and the one that came."""
+    game = await until(clocked, schedule.CHANNEL, lambda g: waits_for(g) is not None)
+    seat = waits_for(game)
+    assert seat is not None
+    user = user_id(schedule.CHANNEL, seat)
+    before = await reminders_to(clocked, user)
+    clock.advance(2 * schedule.HOUR + 1)
+    await Scheduler(clocked).run_due()
+    [told] = (await reminders_to(clocked, user))[len(before) :]
+    return before, told
+
+
+def forced_seat(game: Game) -> int | None:
+    """The seat of the person whose forced battle action the game waits for, if any."""
+    forced = forced_turn(game)
+    return forced.seat if forced is not None else None
+
+
 async def test_a_reminder_of_strikes_that_leave_no_choice_tells_of_autostrike(clocked, clock):
     """Where the need is met: the player waited for has strikes of one target each."""
     await schedule.open_clocked_game(clocked, "deadline 4h timeout ai", players=2)
@@ -296,32 +319,18 @@ async def test_a_reminder_of_strikes_that_leave_no_choice_tells_of_autostrike(cl
     await Scheduler(clocked).run_due()
     [colour] = await reminders_to(clocked, first)
     assert "waits for you" in colour and AUTOSTRIKE_HINT not in colour
-    game = await until_forced(clocked, schedule.CHANNEL)
-    forced = forced_turn(game)
-    assert forced is not None
-    user = user_id(schedule.CHANNEL, forced.seat)
-    before = await reminders_to(clocked, user)
-    clock.advance(2 * schedule.HOUR + 1)
-    await Scheduler(clocked).run_due()
-    [struck] = (await reminders_to(clocked, user))[len(before) :]
+    _, struck = await next_reminder(clocked, clock, forced_seat)
     assert "strike" in struck and struck.endswith(AUTOSTRIKE_HINT)
 
 
 async def test_a_reminder_of_a_strike_phase_with_choices_tells_of_autostrike_all(clocked, clock):
     await schedule.open_clocked_game(clocked, "deadline 4h timeout ai", players=2)
 
-    def choosing(game: Game) -> bool:
-        return striking_person(game) is not None and forced_turn(game) is None
+    def choosing(game: Game) -> int | None:
+        return striking_person(game) if forced_turn(game) is None else None
 
-    game = await until(clocked, schedule.CHANNEL, choosing)
-    seat = striking_person(game)
-    assert seat is not None
-    user = user_id(schedule.CHANNEL, seat)
-    before = await reminders_to(clocked, user)
+    before, told = await next_reminder(clocked, clock, choosing)
     assert not any(CHOOSING_HINT in text for text in before)
-    clock.advance(2 * schedule.HOUR + 1)
-    await Scheduler(clocked).run_due()
-    [told] = (await reminders_to(clocked, user))[len(before) :]
     assert "strike" in told and told.endswith(CHOOSING_HINT) and AUTOSTRIKE_HINT not in told
 
 

@@ -27,7 +27,7 @@ from engine.game import actions as a
 from engine.game.forced import concession_window
 from tests.bot import test_schedule as schedule
 from tests.bot.agent import caller, open_game, user_id
-from tests.bot.test_autostrike import like, made, played_out, reminders_to, until
+from tests.bot.test_autostrike import like, made, next_reminder, played_out, until
 from tests.bot.test_schedule import clock, clocked
 from tests.engine.battle.helpers import battle_game, current
 
@@ -147,15 +147,8 @@ async def test_a_restart_answers_the_window_it_finds_waiting(db_target):
 
 async def test_a_reminder_of_a_window_tells_of_fighton(clocked, clock):
     await schedule.open_clocked_game(clocked, "deadline 4h timeout ai", players=2)
-    game = await until(clocked, schedule.CHANNEL, lambda g: window_of(g) is not None)
-    seat = window_of(game)
-    assert seat is not None
-    user = user_id(schedule.CHANNEL, seat)
-    before = await reminders_to(clocked, user)
+    before, told = await next_reminder(clocked, clock, window_of)
     assert not any(FIGHTON_HINT in text for text in before)
-    clock.advance(2 * schedule.HOUR + 1)
-    await Scheduler(clocked).run_due()
-    [told] = (await reminders_to(clocked, user))[len(before) :]
     assert "concede" in told and told.endswith(FIGHTON_HINT), told
 
 

@@ -16,7 +16,7 @@ from tests.bot.discord import payloads as p
 from tests.bot.discord.driver import Driver
 from tests.bot.discord.fake import FakeDiscord
 from tests.bot.discord.helpers import ANN, BOB, command, open_game
-from tests.bot.test_autostrike import forced_turn, striking_person
+from tests.bot.test_autostrike import forced_seat, striking_person
 from tests.bot.test_fighton import window_of
 
 STEPS = 1500
@@ -87,11 +87,6 @@ def marked_lines(fake: FakeDiscord, cause: str = AUTOSTRIKE) -> list[str]:
         if f"({cause})" in line
     )
     return list(dict.fromkeys(lines))
-
-
-def forced_seat(game: Game) -> int | None:
-    forced = forced_turn(game)
-    return forced.seat if forced is not None else None
 
 
 async def test_autostrike_makes_a_players_forced_strikes_and_only_theirs(fake: FakeDiscord, titan):
