@@ -11,8 +11,10 @@ from collections.abc import Iterable
 from bot.narration.battle_text import battle_task
 from bot.narration.narrate import listing, plural, proposal_text
 from bot.narration.turns import turn_phrase
+from engine.battle.position import Side
 from engine.game.legal import to_act
-from engine.game.state import GameState, Phase, Stage
+from engine.game.outcome import acquisition_options
+from engine.game.state import Engagement, GameState, Phase, Stage
 from engine.game.view import LegionView, legion_view, view
 from engine.masterboard import land as land_of
 
@@ -89,11 +91,25 @@ def _task(state: GameState) -> str:
             "(`flee`, `propose`, `accept`, `concede`, `nomore` or `fight`)"
         )
     if engagement.stage is Stage.AFTERMATH:
-        return "`summon`, `reinforce` or `acquire` after the engagement (or `decline`)"
+        return _aftermath_task(state, engagement)
     battle = engagement.battle
     if battle is None:
         return f"act in the battle in {engagement.land}"
     return f"{battle_task(battle)} (battle in {engagement.land}, turn {battle.turn})"
+
+
+def _aftermath_task(state: GameState, engagement: Engagement) -> str:
+    """The winner's one choice now after an engagement, as the engine asks them in turn:
+    a summon (RULES §7.2), a reinforcement (§6.6), then each acquisition (§7.1)."""
+    aftermath = engagement.aftermath
+    winner = aftermath.winner if aftermath is not None else None
+    marker = engagement.defender if winner is Side.DEFENDER else engagement.attacker
+    if aftermath is not None and aftermath.may_summon:
+        return f"summon a lord into {marker} (`summon DONOR LORD`) or not (`decline`)"
+    if aftermath is not None and aftermath.may_reinforce:
+        return f"take a reinforcement into {marker} (`reinforce CHARACTER`) or not (`decline`)"
+    lords = " or ".join(f"an {lord}" for lord in acquisition_options(state)) or "a lord"
+    return f"take {lords} into {marker} (`acquire LORD`) or not (`decline`)"
 
 
 def status_text(state: GameState, viewer: int | None = None) -> str:

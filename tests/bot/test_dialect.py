@@ -207,8 +207,8 @@ def test_a_task_without_its_hints_keeps_its_words():
         "`accept` the other side's concession or `insist` on conceding (roll-off)": (
             "accept the other side's concession or insist on conceding (roll-off)"
         ),
-        "`summon`, `reinforce` or `acquire` after the engagement (or `decline`)": (
-            "summon, reinforce or acquire after the engagement"
+        "take a reinforcement into Gr03 (`reinforce CHARACTER`) or not (`decline`)": (
+            "take a reinforcement into Gr03 or not"
         ),
         "strike back (`strike HEX HEX`) (battle in 104, turn 2)": (
             "strike back (battle in 104, turn 2)"
