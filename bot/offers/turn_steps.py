@@ -133,7 +133,7 @@ def _split_marker(state: GameState, seat: int, marker: str, leaving: list[str]) 
 
 
 # --- movement (RULES §2, §4) ------------------------------------------------------------------
-@kind("move", "Move…", a.Move, a.TakeBack, a.EndMovement)
+@kind("move", "Move…", a.Move, a.TakeBack, a.EndMovement, a.Mulligan)
 def move_step(state: GameState, seat: int, words: Sequence[str]) -> Step:
     """Which legion to move; where to; how, where there is a choice."""
     actions = legal(state, seat)
@@ -189,10 +189,12 @@ def _move_start(state: GameState, seat: int, actions: list[a.Action], moves: lis
     legions = [branch(f"{m} ({state.legions[m].height})", "move", m) for m in movers]
     backs = [offer(x, state) for x in of_types(actions, a.TakeBack)]
     done = [offer(x, state) for x in of_types(actions, a.EndMovement) if not x.keep]  # type: ignore[attr-defined]
+    again = [offer(x, state) for x in of_types(actions, a.Mulligan)]  # RULES §4.3
     choices = laid_out(legions, "Move a legion…", spare_rows=2)
     taking = laid_out(backs, "Take back a move…", spare_rows=1)
     picture = _board(state, seat) if movers else None
-    return Step("\n".join(lines), _joined(choices, taking, Choices(tuple(done))), picture)
+    last = Choices((*again, *done))
+    return Step("\n".join(lines), _joined(choices, taking, last), picture)
 
 
 TELEPORTS = "teleport"
