@@ -6,9 +6,17 @@ import copy
 
 from bot.discord.components import choices_view
 from bot.offers import Menu, Offer, Offers
+from engine.game import actions as a
+from engine.game.legal import legal_actions, to_act
+from engine.game.state import Phase
 from tests.bot.discord.conftest import mistakes, start_bot
+from tests.bot.discord.driver import Driver
 from tests.bot.discord.fake import Sent
 from tests.bot.discord.helpers import ANN, BOB, button, click, command, handled, open_game
+from tests.bot.discord.payloads import CHANNEL_ID
+
+#: The first decisions of a game, up to its first movement roll.
+FIRST = (a.ChooseColour, a.Split, a.Roll)
 
 
 async def test_a_button_works_after_a_restart(fake, tmp_path):
@@ -87,3 +95,25 @@ async def test_a_menu_choice_runs_its_command(fake, titan):
     [menu_id] = menu.custom_ids()
     picked = await handled(fake, await fake.click(chooser, menu, menu_id, values=["colour Blue"]))
     assert "takes Blue" in fake.public(picked)[0].content
+
+
+async def test_the_private_move_step_takes_the_mulligan(fake, titan):
+    await open_game(fake)
+    driver = Driver(fake, titan, seed=3, clicks_only=True)
+    while True:  # colours, the first split and roll, as the driver clicks them
+        _, _, state = await driver.state()
+        if state.phase is Phase.MOVE:
+            break
+        seat = to_act(state)
+        await driver.play(next(x for x in legal_actions(state, seat) if isinstance(x, FIRST)))
+    game = await titan.bot.service.game_in(CHANNEL_ID)
+    mover = game.user_of(to_act(state))
+    board = driver.board()
+    opened = await click(fake, mover, board, button(board, "choices move"))
+    [move_step] = fake.ephemeral(opened)
+    assert move_step.content.startswith(f"You rolled {state.turn.roll}.")
+    clicked = await click(fake, mover, move_step, button(move_step, "mulligan"))
+    _, _, after = await driver.state()
+    assert after.turn.mulligan_used and after.phase is Phase.MOVE
+    [news] = fake.public(clicked)
+    assert "takes a mulligan and rolls" in news.content
