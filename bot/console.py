@@ -102,10 +102,25 @@ class Console:
         self.speaker: str | None = None
         self._names: dict[int, str] = {}
         self._pictures = 0
+        self._held: list[tuple[int | None, Message]] = []
 
     def write(self, text: str) -> None:
         """Print ``text`` (control characters escaped)."""
         self._write(visible(text))
+
+    def hold(self, user: int | None, answer: Message) -> None:
+        """Keep a command's answer to ``user`` until the news of its change is printed:
+        the terminal reads as the news, then the choices it leaves (on Discord the answer
+        goes first, as an interaction must be answered at once)."""
+        self._held.append((user, answer))
+
+    def release(self) -> None:
+        """Print the answers held (their pictures saved now, after the news's)."""
+        held, self._held = self._held, []
+        for user, answer in held:
+            self.write(f"[to {self.name(user)}] " + self.text(answer))
+            if answer.offers is not None:
+                self.write(choice_lines(answer.offers))
 
     async def setup(self, players: Sequence[str], ai: Sequence[str] = ()) -> None:
         """Resume the open local game, or open and start one for ``players`` (typing at
@@ -185,6 +200,7 @@ class Console:
         await self.service.keep_time()  # the AI seats left waiting play, what fell due acts
         if self.service.deliverer is not None:
             await self.service.deliverer.idle()
+        self.release()
 
     async def tell(self, speaker: str, replies: Replies) -> None:
         """Print what a command says, once the AI seats it set off are done (the game waits
@@ -194,6 +210,7 @@ class Console:
         if deliverer is not None:  # (the AI seats may be playing since before the command)
             await self.service.ai.idle([self.place.channel])
             await deliverer.idle()
+        self.release()
         if not replies.stored or deliverer is None:
             await self.show(speaker, replies)
 
@@ -316,12 +333,14 @@ class ConsoleTransport:
         self, channel: int, message: Message, nonce: str, reply_to: str | None
     ) -> tuple[str, int | None]:
         self.console.write(self.console.text(message))
+        self.console.release()
         return "printed", None  # a printed line is never edited: each post is new
 
     async def edit(
         self, channel: int, message_id: int, message: Message, added: str, *, kept: bool = False
     ) -> str:
         self.console.write(self.console.text(replace(message, text=added)))
+        self.console.release()
         return "printed"
 
     def measure(self, message: Message) -> int:
@@ -367,9 +386,7 @@ class ConsoleTransport:
 
     async def answer(self, reply_to: str | None, message: Message | None, user: int | None) -> str:
         if message is not None:
-            self.console.write(f"[to {self.console.name(user)}] " + self.console.text(message))
-            if message.offers is not None:
-                self.console.write(choice_lines(message.offers))
+            self.console.hold(user, message)
         return "printed"
 
     async def tell(self, reply_to: str, message: Message) -> str:

@@ -161,3 +161,28 @@ async def test_a_resumed_game_shows_its_status_and_names_who_its_held_news_ping(
     assert not re.search(r"@\d", text), text
     assert "Who is speaking?" not in text
     assert "[to Ann] Game #1\n" in text or "[to Bob] Game #1\n" in text
+
+
+async def test_the_terminal_prints_the_news_of_a_command_before_the_choices_it_leaves(tmp_path):
+    service = await GameService.open(tmp_path / "o.sqlite3", seeds=lambda: 1)
+    said: list[str] = []
+    console = Console(service, write=said.append)
+    try:
+        await console.setup(["Ann", "Bob"])
+        for line in ("colour Red", "colour Blue"):
+            await console.handle(line)
+        game = await service.game_in(LOCAL_CHANNEL)
+        assert game is not None and game.state is not None
+        mover = game.name_of(game.state.active)
+        legion = next(leg.marker for leg in game.state.legions_of(game.state.active))
+        await console.handle(
+            f"{mover}: split {legion} {legion[:2]}02 Angel Centaur Centaur Gargoyle"
+        )
+        del said[:]
+        await console.handle(f"{mover}: roll")
+    finally:
+        await service.close()
+    news = next(i for i, text in enumerate(said) if f"{mover} rolls a" in text)
+    step = next(i for i, text in enumerate(said) if text.startswith(f"[to {mover}] You rolled"))
+    assert news < step, said  # the news first, the private step under it, by the prompt
+    assert "`mulligan` — Mulligan: roll again" in said[step + 1]
