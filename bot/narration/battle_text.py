@@ -12,6 +12,7 @@ from bot.replies import BattleMarks, Picture, PictureKind
 from engine.battle import events as bv
 from engine.battle.position import Fighter, Side
 from engine.battle.state import LAST_TURN, Battle, BattleStep
+from engine.battle.striking import rangestrike_options, strike_options
 from engine.battleland import Battleland
 from engine.events import Event
 from engine.game.battle_flow import battle_of
@@ -28,7 +29,6 @@ _STEPS = {
     BattleStep.REINFORCE: "take a reinforcement (`reinforce CHARACTER`) or not (`done`)",
     BattleStep.SUMMON: "summon an Angel or Archangel (`summon DONOR LORD`) or not (`done`)",
     BattleStep.DRIFT: _CONCEDE_OR_DONE.format(when="before the drift damage"),
-    BattleStep.STRIKE: "strike (`strike HEX HEX`, `rangestrike HEX HEX`), then `done`",
     BattleStep.SLEW_ALL: _CONCEDE_OR_DONE.format(when="before the counterstrikes"),
     BattleStep.COUNTERSTRIKE: "strike back (`strike HEX HEX`)",
     BattleStep.END_CHECK: _CONCEDE_OR_DONE.format(when="at the end check"),
@@ -51,7 +51,21 @@ def battle_task(battle: Battle) -> str:
         if waiting:
             return f"bring {listing(waiting)} on (`maneuver CHARACTER HEX`), then `done`"
         return "maneuver (`maneuver HEX HEX`, `undo`), then `done`"
+    if battle.step is BattleStep.STRIKE:
+        return _strike_task(battle)
     return _STEPS[battle.step]
+
+
+def _strike_task(battle: Battle) -> str:
+    """The strike phase's commands, a rangestrike only where one may be made (RULES §10)."""
+    ranged = bool(rangestrike_options(battle))
+    if not strike_options(battle):
+        if ranged:
+            return "rangestrike (`rangestrike HEX HEX`), then `done`"
+        return "end the strike phase (`done`)"
+    if ranged:
+        return "strike (`strike HEX HEX`, `rangestrike HEX HEX`), then `done`"
+    return "strike (`strike HEX HEX`), then `done`"
 
 
 def _owner(state: GameState, marker: str) -> str:

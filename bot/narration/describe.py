@@ -105,7 +105,8 @@ def _aftermath_task(state: GameState, engagement: Engagement) -> str:
     winner = aftermath.winner if aftermath is not None else None
     marker = engagement.defender if winner is Side.DEFENDER else engagement.attacker
     if aftermath is not None and aftermath.may_summon:
-        return f"summon a lord into {marker} (`summon DONOR LORD`) or not (`decline`)"
+        lords = "an Angel or Archangel"
+        return f"summon {lords} into {marker} (`summon DONOR LORD`) or not (`decline`)"
     if aftermath is not None and aftermath.may_reinforce:
         return f"take a reinforcement into {marker} (`reinforce CHARACTER`) or not (`decline`)"
     lords = " or ".join(f"an {lord}" for lord in acquisition_options(state)) or "a lord"

@@ -1,7 +1,7 @@
-"""What the game waits for after an engagement names the one choice the winner has now
-(RULES §7.2 a summon, §6.6 a reinforcement, §7.1 an acquisition), never the others: a
-defender who won was told to "summon, reinforce or acquire", and only the attacker
-summons."""
+"""What the game waits for names the choices the rules leave, not every command of the step:
+after an engagement, the winner's one choice (RULES §7.2 a summon, §6.6 a reinforcement,
+§7.1 an acquisition: a defender who won was told to "summon, reinforce or acquire", and only
+the attacker summons); in a strike phase, a rangestrike only where one may be made (§10)."""
 
 from __future__ import annotations
 
@@ -11,19 +11,21 @@ import re
 from bot.narration.describe import status_text, waiting_for
 from engine.battle.position import Side
 from engine.game import actions as a
+from engine.game import battle_actions as b
 from engine.game.apply import apply
 from engine.game.legal import legal_actions, to_act
 from engine.game.outcome import acquisition_options
 from engine.game.setup import new_game
 from engine.game.state import GameState, Stage
 from tests.bot.agent import pick
+from tests.engine.battle.helpers import battle_game
 
 VERBS = {"summon": a.Summon, "reinforce": a.Reinforce, "acquire": a.Acquire}
 
 
 def aftermaths(seeds: range, steps: int = 200) -> list[GameState]:
-    """Every state of random three-player games that waits for a winner's choice after
-    an engagement."""
+    """Every state of random three-player games (a fighting agent) that waits for a
+    winner's choice after an engagement."""
     found = []
     for seed in seeds:
         state, _ = new_game(["Ann", "Bob", "Cat"], seed)
@@ -68,3 +70,27 @@ def test_the_wait_after_an_engagement_names_the_winners_one_choice():
             assert lords == acquisition_options(state), task
         assert f"Waiting for {state.player(seat).name} to {task}." in status_text(state)
     assert seen == set(VERBS)
+
+
+#: Red's strike phase with strikes only, rangestrikes only, and both (RULES §9, §10).
+STRIKE_PHASES = {
+    (True, False): "Plains t2 defender strike: Rd01 Troll@C3 Titan@A1 | Bk01 Ogre@C2 Titan@F4",
+    (False, True): "Plains t2 defender strike: Rd01 Ranger@A1 Titan@A3 | Bk01 Ogre@C1 Titan@F4",
+    (True, True): (
+        "Plains t2 defender strike: Rd01 Ranger@A1 Troll@D3 Titan@A3 "
+        "| Bk01 Ogre@C1 Centaur@D4 Titan@F4"
+    ),
+}
+
+
+def test_a_strike_phase_names_a_rangestrike_only_where_one_may_be_made():
+    for (strikes, ranged), text in STRIKE_PHASES.items():
+        state = battle_game(text)
+        seat, task = waiting_for(state)
+        assert seat is not None
+        legal = legal_actions(state, seat)
+        assert any(isinstance(x, b.Strike) for x in legal) == strikes, text
+        assert any(isinstance(x, b.Rangestrike) for x in legal) == ranged, text
+        assert ("`strike HEX HEX`" in task) == strikes, task
+        assert ("`rangestrike HEX HEX`" in task) == ranged, task
+        assert "then `done` (battle in " in task, task
