@@ -86,16 +86,31 @@ def _task(state: GameState) -> str:
         return "choose the next engagement (`engage LAND`)"
     if engagement.stage is Stage.NEGOTIATE:
         role = engagement.to_act.value
-        return (
-            f"answer as the {role} in {engagement.land} "
-            "(`flee`, `propose`, `accept`, `concede`, `nomore` or `fight`)"
-        )
+        hints = [f"`{verb}`" for verb in negotiation_verbs(engagement)]
+        named = f"{', '.join(hints[:-1])} or {hints[-1]}" if len(hints) > 1 else hints[0]
+        return f"answer as the {role} in {engagement.land} ({named})"
     if engagement.stage is Stage.AFTERMATH:
         return _aftermath_task(state, engagement)
     battle = engagement.battle
     if battle is None:
         return f"act in the battle in {engagement.land}"
     return f"{battle_task(battle)} (battle in {engagement.land}, turn {battle.turn})"
+
+
+def negotiation_verbs(engagement: Engagement) -> list[str]:
+    """The commands the rules leave the side to act in a negotiation, from what all may know
+    (RULES §5.3–§5.6): fleeing at the defender's first step only (a lord in his legion,
+    which forbids it, stays unsaid), proposals until one side declares no more, accepting
+    once the other side has proposed (every other step is announced, so that it did is
+    known), battle once the other side has declared no more."""
+    role = engagement.to_act
+    open_ = engagement.no_more is None
+    verbs = ["flee"] if role is Side.DEFENDER and engagement.may_flee else []
+    verbs += ["propose"] if open_ else []
+    verbs += ["accept"] if any(o.by is not role for o in engagement.proposals) else []
+    verbs += ["concede", "nomore"] if open_ else ["concede"]
+    verbs += ["fight"] if engagement.no_more is role.other else []
+    return verbs
 
 
 def _aftermath_task(state: GameState, engagement: Engagement) -> str:

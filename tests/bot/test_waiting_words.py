@@ -1,7 +1,9 @@
 """What the game waits for names the choices the rules leave, not every command of the step:
-after an engagement, the winner's one choice (RULES §7.2 a summon, §6.6 a reinforcement,
-§7.1 an acquisition: a defender who won was told to "summon, reinforce or acquire", and only
-the attacker summons); in a strike phase, a rangestrike only where one may be made (§10)."""
+in a negotiation, what the rules still allow (RULES §5.3–§5.6: the attacker never flees,
+battle only after a "no more"); after an engagement, the winner's one choice (§7.2 a summon,
+§6.6 a reinforcement, §7.1 an acquisition: a defender who won was told to "summon, reinforce
+or acquire", and only the attacker summons); in a strike phase, a rangestrike only where one
+may be made (§10)."""
 
 from __future__ import annotations
 
@@ -23,9 +25,9 @@ from tests.engine.battle.helpers import battle_game
 VERBS = {"summon": a.Summon, "reinforce": a.Reinforce, "acquire": a.Acquire}
 
 
-def aftermaths(seeds: range, steps: int = 200) -> list[GameState]:
-    """Every state of random three-player games (a fighting agent) that waits for a
-    winner's choice after an engagement."""
+def states(seeds: range, stage: Stage, steps: int = 200) -> list[GameState]:
+    """Every state of random three-player games (a fighting agent) that waits in an
+    engagement's ``stage``."""
     found = []
     for seed in seeds:
         state, _ = new_game(["Ann", "Bob", "Cat"], seed)
@@ -34,15 +36,48 @@ def aftermaths(seeds: range, steps: int = 200) -> list[GameState]:
             seat = to_act(state)
             if seat is None:
                 break
-            if state.engagement is not None and state.engagement.stage is Stage.AFTERMATH:
+            if state.engagement is not None and state.engagement.stage is stage:
                 found.append(state)
             state, _ = apply(state, seat, pick(legal_actions(state, seat), rng, fighting=True))
     return found
 
 
+#: The negotiation's commands (RULES §5.3–§5.6).
+NEGOTIATION = {
+    a.Flee: "flee",
+    a.Propose: "propose",
+    a.Accept: "accept",
+    a.Concede: "concede",
+    a.NoMoreProposals: "nomore",
+    a.Fight: "fight",
+}
+
+
+def test_a_negotiation_names_what_the_rules_still_allow():
+    seen = set()
+    for state in states(range(8), Stage.NEGOTIATE):
+        engagement = state.engagement
+        assert engagement is not None
+        seat, task = waiting_for(state)
+        assert seat is not None
+        named = set(re.findall(r"`(\w+)`", task))
+        allowed = {
+            NEGOTIATION[type(x)] for x in legal_actions(state, seat) if type(x) in NEGOTIATION
+        }
+        assert allowed <= named, task
+        unsaid = named - allowed  # RULES §5.3: a lord keeps the defender from fleeing
+        assert unsaid <= {"flee"} and (not unsaid or state.legion(engagement.defender).has_lord)
+        seen.add((engagement.to_act, frozenset(named)))
+    roles = {role for role, _ in seen}
+    assert roles == set(Side)
+    assert any("fight" in named for _, named in seen)
+    assert any("accept" in named for _, named in seen)
+    assert all("flee" not in named for role, named in seen if role is Side.ATTACKER)
+
+
 def test_the_wait_after_an_engagement_names_the_winners_one_choice():
     seen = set()
-    for state in aftermaths(range(4)):
+    for state in states(range(4), Stage.AFTERMATH):
         engagement = state.engagement
         assert engagement is not None and engagement.aftermath is not None
         aftermath = engagement.aftermath
