@@ -12,7 +12,8 @@ from bot.narration.battle_text import battle_task
 from bot.narration.narrate import listing, plural, proposal_text
 from bot.narration.turns import turn_phrase
 from engine.battle.position import Side
-from engine.game.legal import to_act
+from engine.game import actions as a
+from engine.game.legal import legal_actions, to_act
 from engine.game.outcome import acquisition_options
 from engine.game.state import Engagement, GameState, Phase, Stage
 from engine.game.view import LegionView, legion_view, view
@@ -75,7 +76,7 @@ def _task(state: GameState) -> str:
     if state.phase is Phase.COLOURS:
         return "choose a colour (`colour COLOUR`)"
     if state.phase is Phase.SPLIT:
-        return "split (`split LEGION CHARACTER…`) or `roll`"
+        return _split_task(state)
     if state.phase is Phase.MOVE:
         return f"move (rolled {state.turn.roll}; `move LEGION LAND`, then `done`)"
     if state.phase is Phase.MUSTER:
@@ -95,6 +96,19 @@ def _task(state: GameState) -> str:
     if battle is None:
         return f"act in the battle in {engagement.land}"
     return f"{battle_task(battle)} (battle in {engagement.land}, turn {battle.turn})"
+
+
+def _split_task(state: GameState) -> str:
+    """A split and the roll, as the rules allow them now (RULES §3): the first turn's split
+    comes before the roll, and a split needs a legion four high and a free marker (whether
+    one may be made follows from the heights and the markers, known to all)."""
+    legal = legal_actions(state, state.active)
+    splits = any(isinstance(x, a.Split) for x in legal)
+    if splits and a.Roll() in legal:
+        return "split (`split LEGION CHARACTER…`) or `roll`"
+    if splits:
+        return "split (`split LEGION CHARACTER…`) before the roll"
+    return "roll for movement (`roll`)"
 
 
 def negotiation_verbs(engagement: Engagement) -> list[str]:

@@ -3,7 +3,8 @@ in a negotiation, what the rules still allow (RULES §5.3–§5.6: the attacker 
 battle only after a "no more"); after an engagement, the winner's one choice (§7.2 a summon,
 §6.6 a reinforcement, §7.1 an acquisition: a defender who won was told to "summon, reinforce
 or acquire", and only the attacker summons); in a strike phase, a rangestrike only where one
-may be made (§10)."""
+may be made (§10); in the split phase, the roll only once the first turn's split is made (§3)
+and a split only where one may be."""
 
 from __future__ import annotations
 
@@ -18,7 +19,7 @@ from engine.game.apply import apply
 from engine.game.legal import legal_actions, to_act
 from engine.game.outcome import acquisition_options
 from engine.game.setup import new_game
-from engine.game.state import GameState, Stage
+from engine.game.state import GameState, Phase, Stage
 from tests.bot.agent import pick
 from tests.engine.battle.helpers import battle_game
 
@@ -129,3 +130,24 @@ def test_a_strike_phase_names_a_rangestrike_only_where_one_may_be_made():
         assert ("`strike HEX HEX`" in task) == strikes, task
         assert ("`rangestrike HEX HEX`" in task) == ranged, task
         assert "then `done` (battle in " in task, task
+
+
+def test_the_split_phase_names_the_split_and_the_roll_as_the_rules_allow_them():
+    seen = set()
+    for seed in range(3):
+        state, _ = new_game(["Ann", "Bob"], seed)
+        rng = random.Random(seed)
+        for _ in range(400):
+            seat = to_act(state)
+            if seat is None:
+                break
+            legal = legal_actions(state, seat)
+            if state.phase is Phase.SPLIT:
+                _, task = waiting_for(state)
+                splits = any(isinstance(x, a.Split) for x in legal)
+                roll = a.Roll() in legal
+                seen.add((splits, roll))
+                assert ("`split LEGION CHARACTER…`" in task) == splits, task
+                assert ("`roll`" in task) == roll, task  # RULES §3: turn 1 splits first
+            state, _ = apply(state, seat, pick(legal, rng, fighting=True))
+    assert seen == {(True, True), (True, False), (False, True)}, seen
