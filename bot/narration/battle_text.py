@@ -50,7 +50,9 @@ def battle_task(battle: Battle) -> str:
         waiting = battle.waiting(battle.phasing)
         if waiting:
             return f"bring {listing(waiting)} on (`maneuver CHARACTER HEX`), then `done`"
-        return "maneuver (`maneuver HEX HEX`, `undo`), then `done`"
+        if battle.moves:  # a move made this phase may be taken back (RULES §4.7)
+            return "maneuver (`maneuver HEX HEX`, `undo`), then `done`"
+        return "maneuver (`maneuver HEX HEX`), then `done`"
     if battle.step is BattleStep.STRIKE:
         return _strike_task(battle)
     return _STEPS[battle.step]

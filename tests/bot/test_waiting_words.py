@@ -2,9 +2,9 @@
 in a negotiation, what the rules still allow (RULES §5.3–§5.6: the attacker never flees,
 battle only after a "no more"); after an engagement, the winner's one choice (§7.2 a summon,
 §6.6 a reinforcement, §7.1 an acquisition: a defender who won was told to "summon, reinforce
-or acquire", and only the attacker summons); in a strike phase, a rangestrike only where one
-may be made (§10); in the split phase, the roll only once the first turn's split is made (§3)
-and a split only where one may be."""
+or acquire", and only the attacker summons); in a battle, a rangestrike only where one may be
+made (§10) and a take-back once a move is made (§4.7); in the split phase, the roll only once
+the first turn's split is made (§3), and a split only where one may be."""
 
 from __future__ import annotations
 
@@ -151,3 +151,15 @@ def test_the_split_phase_names_the_split_and_the_roll_as_the_rules_allow_them():
                 assert ("`roll`" in task) == roll, task  # RULES §3: turn 1 splits first
             state, _ = apply(state, seat, pick(legal, rng, fighting=True))
     assert seen == {(True, True), (True, False), (False, True)}, seen
+
+
+def test_a_maneuver_phase_offers_the_take_back_once_a_move_is_made():
+    state = battle_game(
+        "Plains t2 defender maneuver: Rd01 Troll@C3 Titan@A1 | Bk01 Ogre@E2 Titan@F4"
+    )
+    seat, task = waiting_for(state)
+    assert seat is not None and "`undo`" not in task, task  # RULES §4.7: nothing to take back
+    move = next(x for x in legal_actions(state, seat) if isinstance(x, b.Maneuver))
+    moved, _ = apply(state, seat, move)
+    assert b.TakeBackManeuver(move.to) in legal_actions(moved, seat)
+    assert "`maneuver HEX HEX`, `undo`" in waiting_for(moved)[1]
