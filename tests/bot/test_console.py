@@ -6,6 +6,8 @@ import os
 import re
 import subprocess
 import sys
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 
 import pytest
@@ -120,17 +122,27 @@ async def test_the_console_in_process(tmp_path):
     assert local_user("cat") == local_user("Cat")
 
 
-async def test_mygames_in_the_terminal_names_the_channel_and_the_time_in_words(tmp_path):
-    service = await GameService.open(tmp_path / "m.sqlite3", seeds=lambda: 1)
+@asynccontextmanager
+async def two_at_the_terminal(
+    tmp_path: Path,
+) -> AsyncIterator[tuple[GameService, Console, list[str]]]:
+    """A local game of Ann and Bob started at a terminal: its service and, once it began,
+    what the terminal printed."""
+    service = await GameService.open(tmp_path / "two.sqlite3", seeds=lambda: 1)
     said: list[str] = []
     console = Console(service, write=said.append)
     try:
         await console.setup(["Ann", "Bob"])
         said.clear()
-        await console.handle("Ann: mygames")
-        await console.handle("Cat: mygames")
+        yield service, console, said
     finally:
         await service.close()
+
+
+async def test_mygames_in_the_terminal_names_the_channel_and_the_time_in_words(tmp_path):
+    async with two_at_the_terminal(tmp_path) as (_, console, said):
+        await console.handle("Ann: mygames")
+        await console.handle("Cat: mygames")
     ann, cat = said
     assert ann.startswith("[to Ann] Your open games: 1, ")
     assert "- Game #1 in this terminal, before turn 1: waiting for " in ann
@@ -164,24 +176,17 @@ async def test_a_resumed_game_shows_its_status_and_names_who_its_held_news_ping(
 
 
 async def test_the_terminal_prints_the_news_of_a_command_before_the_choices_it_leaves(tmp_path):
-    service = await GameService.open(tmp_path / "o.sqlite3", seeds=lambda: 1)
-    said: list[str] = []
-    console = Console(service, write=said.append)
-    try:
-        await console.setup(["Ann", "Bob"])
+    async with two_at_the_terminal(tmp_path) as (service, console, said):
         for line in ("colour Red", "colour Blue"):
             await console.handle(line)
         game = await service.game_in(LOCAL_CHANNEL)
         assert game is not None and game.state is not None
         mover = game.name_of(game.state.active)
         legion = next(leg.marker for leg in game.state.legions_of(game.state.active))
-        await console.handle(
-            f"{mover}: split {legion} {legion[:2]}02 Angel Centaur Centaur Gargoyle"
-        )
-        del said[:]
+        split = f"split {legion} {legion[:2]}02 Angel Centaur Centaur Gargoyle"
+        await console.handle(f"{mover}: {split}")
+        said.clear()
         await console.handle(f"{mover}: roll")
-    finally:
-        await service.close()
     news = next(i for i, text in enumerate(said) if f"{mover} rolls a" in text)
     step = next(i for i, text in enumerate(said) if text.startswith(f"[to {mover}] You rolled"))
     assert news < step, said  # the news first, the private step under it, by the prompt
