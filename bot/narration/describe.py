@@ -14,7 +14,6 @@ from bot.narration.turns import turn_phrase
 from engine.battle.position import Side
 from engine.game import actions as a
 from engine.game.legal import legal_actions, to_act
-from engine.game.outcome import acquisition_options
 from engine.game.state import Engagement, GameState, Phase, Stage
 from engine.game.view import LegionView, legion_view, view
 from engine.masterboard import land as land_of
@@ -129,17 +128,16 @@ def negotiation_verbs(engagement: Engagement) -> list[str]:
 
 def _aftermath_task(state: GameState, engagement: Engagement) -> str:
     """The winner's one choice now after an engagement, as the engine asks them in turn:
-    a summon (RULES §7.2), a reinforcement (§6.6), then each acquisition (§7.1)."""
+    a summon (RULES §7.2), a reinforcement (§6.6), then each acquisition (§7.1). No
+    character is named: the legion's contents are hidden again once its battle is over."""
     aftermath = engagement.aftermath
     winner = aftermath.winner if aftermath is not None else None
     marker = engagement.defender if winner is Side.DEFENDER else engagement.attacker
     if aftermath is not None and aftermath.may_summon:
-        lords = "an Angel or Archangel"
-        return f"summon {lords} into {marker} (`summon DONOR LORD`) or not (`decline`)"
+        return f"summon a lord into {marker} (`summon DONOR LORD`) or not (`decline`)"
     if aftermath is not None and aftermath.may_reinforce:
         return f"take a reinforcement into {marker} (`reinforce CHARACTER`) or not (`decline`)"
-    lords = " or ".join(f"an {lord}" for lord in acquisition_options(state)) or "a lord"
-    return f"take {lords} into {marker} (`acquire LORD`) or not (`decline`)"
+    return f"take a lord into {marker} (`acquire LORD`) or not (`decline`)"
 
 
 def status_text(state: GameState, viewer: int | None = None) -> str:
