@@ -63,9 +63,11 @@ class TournamentSettings:
         if self.format == BRACKET:
             shape = "2-player single elimination"
         else:
+            sizes = f"{self.min_players}–{self.max_players}"
+            if self.min_players == self.max_players:
+                sizes = str(self.min_players)
             shape = (
-                f"{plural(self.heats, 'heat')} of {self.min_players}–{self.max_players}-player "
-                "games, "
+                f"{plural(self.heats, 'heat')} of {sizes}-player games, "
                 f"ranked by {self.scheme.value}, top {self.advance} advance"
             )
         counted = "counts" if self.max_games == 1 else "count"

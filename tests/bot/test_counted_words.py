@@ -50,3 +50,8 @@ def test_a_tournament_of_one_heat_counting_a_player_s_first_game():
     assert ", a player's first game counts; " in words
     many = TournamentSettings(heats=3, max_games=2).describe()
     assert many.startswith("3 heats of ") and ", a player's first 2 games count; " in many
+
+
+def test_a_tournament_of_one_table_size_names_it_once():
+    two = TournamentSettings(heats=2, min_players=2, max_players=2).describe()
+    assert two.startswith("2 heats of 2-player games, "), two
