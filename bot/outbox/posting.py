@@ -160,9 +160,9 @@ async def _say(
         return transport.measure(replace(message, text=text))
 
     old, new = parts(place.text or ""), parts(message.text)
-    if message.progress is not None and place.text:
+    if message.progress is not None and place.text and place.live is not None:
         report = _reported(place.text, message.progress, message.text)
-        if report == place.text and place.live is not None:
+        if report == place.text:
             return "unchanged", place
         if report is not None:
             old, new = parts(report), Parts(news=())

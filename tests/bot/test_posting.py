@@ -25,13 +25,15 @@ class Calls:
     made: list[tuple[str, int, object]] = field(default_factory=list)
     refuse_threads: bool = False
     next_id: int = 1000
+    keeps_messages: bool = True
+    """False: a transport that cannot edit what it sent (the terminal prints each post)."""
 
     async def post(
         self, channel: int, message: Message, nonce: str, reply_to: str | None
     ) -> tuple[str, int | None]:
         self.next_id += 1
         self.made.append(("post", channel, message.text))
-        return "sent", self.next_id
+        return "sent", self.next_id if self.keeps_messages else None
 
     async def edit(
         self, channel: int, message_id: int, message: Message, added: str, *, kept: bool = False
@@ -138,6 +140,19 @@ async def test_a_report_takes_the_place_of_its_earlier_line_and_says_nothing_twi
             "all 10 tables are open: #a #b",
         )
     ]
+
+
+async def test_a_report_where_nothing_can_be_edited_is_posted_whole():
+    here = Channel(Calls(keeps_messages=False))
+    head = "Heat 1:"
+    await here.say("Heat 1 of Spring: 2 tables, opening now.", ping=True)
+    await here.say(f"{head} 0 of 2 tables open…", progress=head)
+    await here.say(f"{head} all 2 tables are open: #a #b", progress=head)
+    assert [text for _, _, text in here.calls.made] == [
+        "Heat 1 of Spring: 2 tables, opening now.",
+        f"{head} 0 of 2 tables open…",
+        f"{head} all 2 tables are open: #a #b",
+    ]  # (the last was posted empty: its line was replaced in a message never kept)
 
 
 async def test_a_battle_opens_its_thread_at_its_first_news_and_archives_it_at_its_end():
