@@ -103,10 +103,16 @@ class Console:
         self._names: dict[int, str] = {}
         self._pictures = 0
         self._held: list[tuple[int | None, Message]] = []
+        self.channels: dict[int, str] = {}
+        """How the news of a channel other than the game's is headed (by number)."""
 
     def write(self, text: str) -> None:
         """Print ``text`` (control characters escaped)."""
         self._write(visible(text))
+
+    def know(self, user: int, name: str) -> None:
+        """Name ``user`` by ``name`` in what is printed (a ping, a mention)."""
+        self._names[user] = name
 
     def hold(self, user: int | None, answer: Message) -> None:
         """Keep a command's answer to ``user`` until the news of its change is printed:
@@ -284,7 +290,7 @@ class Console:
         text = TERMINAL.render(message.text)  # command hints in the terminal's words
         text = _HEADING.sub(lambda m: f"── {m[1]} ──", text)
         text = _MENTIONED.sub(lambda m: "@" + self._names.get(int(m[1]), m[1]), text)
-        text = _CHANNEL.sub(lambda m: channel_name(int(m[1])), text)
+        text = _CHANNEL.sub(lambda m: self._channel(int(m[1])), text)
         if message.mention:
             pings = " ".join(f"@{self._names.get(u, u)}" for u in message.mention)
             text = f"{pings} {text}"
@@ -293,6 +299,11 @@ class Console:
         for attachment in message.attachments:
             text += "\n" + self._file_line(attachment)
         return text
+
+    def _channel(self, channel: int) -> str:
+        """A channel named in a text: ``[heat 1, table 2]`` once known, else by number."""
+        named = self.channels.get(channel)
+        return f"[{named}]" if named is not None else channel_name(channel)
 
     def _file_line(self, attachment: Attachment) -> str:
         """Where the message's file went: a picture (standings, ratings) is saved only with
@@ -328,10 +339,32 @@ class ConsoleTransport:
     def __init__(self, console: Console) -> None:
         self.console = console
         self._tables: dict[tuple[int, str, str, bool, int | None], int] = {}
+        self._last: int | None = None
+        """The channel of the news printed last."""
+
+    async def _from(self, channel: int) -> None:
+        """Say where the news comes from when another channel spoke last: a tournament's
+        desk and tables speak into one terminal (a local game has one channel)."""
+        if self._last is not None and channel != self._last:
+            self.console.write(f"[{await self._where(channel)}]")
+        self._last = channel
+
+    async def _where(self, channel: int) -> str:
+        """A channel's name in the terminal: one named by the console, a tournament's
+        table by its heat and number (kept once known: a table's game closes at its end)."""
+        named = self.console.channels.get(channel)
+        if named is None:
+            game = await self.console.service.game_in(channel)
+            table = game.settings.table if game is not None else None
+            if table is None:
+                return channel_name(channel)
+            named = self.console.channels[channel] = f"heat {table.heat}, table {table.number}"
+        return named
 
     async def post(
         self, channel: int, message: Message, nonce: str, reply_to: str | None
     ) -> tuple[str, int | None]:
+        await self._from(channel)
         self.console.write(self.console.text(message))
         self.console.release()
         return "printed", None  # a printed line is never edited: each post is new
@@ -339,7 +372,10 @@ class ConsoleTransport:
     async def edit(
         self, channel: int, message_id: int, message: Message, added: str, *, kept: bool = False
     ) -> str:
-        self.console.write(self.console.text(replace(message, text=added)))
+        shown = self.console.text(replace(message, text=added))
+        if shown.strip():  # (an edit that only updates what was printed adds nothing)
+            await self._from(channel)
+            self.console.write(shown)
         self.console.release()
         return "printed"
 
@@ -372,6 +408,7 @@ class ConsoleTransport:
             return self._tables[key]
         number = self._tables[key] = TABLES + len(self._tables)
         who = ", ".join(self.console.name(p) for p in players) or "nobody"
+        self.console.channels[number] = name if private_thread else f"#{name}"
         if private_thread:
             self.console.write(
                 f"— table thread {name} opened in {channel_name(parent or 0)} for {who} —"

@@ -35,6 +35,8 @@ async def tournament_command(
     try:
         console = Console(service, None, write)
         console.place = Place(DESK)
+        console.channels[DESK] = "the tournament's news"
+        await _name_entrants(service, console)
         if list(words[:1]) == ["play"] and len(words) == 2:
             await console.connect()
             return await _play(service, console, words[1])
@@ -49,6 +51,16 @@ async def tournament_command(
         return 1 if replies.error else 0
     finally:
         await service.close()
+
+
+async def _name_entrants(service: GameService, console: Console) -> None:
+    """Name the terminal's organiser and every entrant of the terminal's tournaments in
+    what is printed (their pings would read as numbers)."""
+    console.know(local_user(ORGANISER), ORGANISER)
+    async with service.db.reading() as db:
+        for tournament in await store.of_guild(db, None):
+            for entrant in await store.entrants(db, tournament.id):
+                console.know(entrant.user, entrant.name)
 
 
 def _organiser(console: Console) -> Caller:

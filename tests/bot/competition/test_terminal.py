@@ -3,6 +3,8 @@ over one database file, as an organiser without Discord would."""
 
 from __future__ import annotations
 
+import re
+
 from bot.cli import main
 from bot.competition.terminal import ratings_command, tournament_command
 
@@ -53,3 +55,23 @@ def test_the_command_line_refuses_an_unknown_tournament(tmp_path, capsys):
     status = main(["tournament", "--db", str(tmp_path / "t.sqlite3"), "standings", "Nope"])
     assert status == 1
     assert "there is no tournament 'Nope' here" in capsys.readouterr().out
+
+
+async def test_the_terminal_names_its_organiser_and_heads_each_table_s_news(db_path):
+    """The desk's and the tables' news share one terminal: each run of another channel's
+    news is headed by the table it comes from, channels read by their tables, and the
+    organiser's pings by their name (they read as numbers)."""
+    for words in (("create", "Fall", "players", "2", "heats", "1"), ("join", "Fall")):
+        assert (await run(db_path, *words))[0] == 0
+    assert (await run(db_path, "add", "Fall", "ai", "3"))[0] == 0
+    assert (await run(db_path, "close", "Fall"))[0] == 0
+    status, said = await run(db_path, "heat", "Fall")
+    assert status == 0
+    assert not re.search(r"@\d", said), said
+    assert "@organiser **Fall**, heat 1, table " in said
+    lines = said.splitlines()
+    headings = [line for line in lines if re.fullmatch(r"\[heat 1, table [12]\]", line)]
+    assert {*headings} == {"[heat 1, table 1]", "[heat 1, table 2]"}
+    for heading in headings[:2]:  # the first news of each table: its opening
+        assert f"**Fall**, {heading[1:-1]}: " in lines[lines.index(heading) + 1]
+    assert "all 2 tables are open: [heat 1, table 1] [heat 1, table 2]" in said
