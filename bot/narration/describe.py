@@ -86,7 +86,7 @@ def _task(state: GameState) -> str:
         return "choose the next engagement (`engage LAND`)"
     if engagement.stage is Stage.NEGOTIATE:
         role = engagement.to_act.value
-        hints = [f"`{verb}`" for verb in negotiation_verbs(engagement)]
+        hints = [f"`{verb}`" for verb in _negotiation_verbs(engagement)]
         named = f"{', '.join(hints[:-1])} or {hints[-1]}" if len(hints) > 1 else hints[0]
         return f"answer as the {role} in {engagement.land} ({named})"
     if engagement.stage is Stage.AFTERMATH:
@@ -110,7 +110,7 @@ def _split_task(state: GameState) -> str:
     return "roll for movement (`roll`)"
 
 
-def negotiation_verbs(engagement: Engagement) -> list[str]:
+def _negotiation_verbs(engagement: Engagement) -> list[str]:
     """The commands the rules leave the side to act in a negotiation, from what all may know
     (RULES §5.3–§5.6): fleeing at the defender's first step only (a lord in his legion,
     which forbids it, stays unsaid), proposals until one side declares no more, accepting
