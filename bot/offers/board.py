@@ -26,7 +26,7 @@ from engine.game import actions as a
 from engine.game import battle_actions as b
 from engine.game.battle_flow import battle_of
 from engine.game.legal import to_act
-from engine.game.state import GameState, Phase, Stage
+from engine.game.state import Engagement, GameState, Phase, Stage
 from engine.muster import FULL_HEIGHT
 from engine.split import split_sizes
 
@@ -109,8 +109,19 @@ def _engagement(state: GameState, actions: list[a.Action]) -> Choices:
     if engagement.stage is Stage.NEGOTIATE:
         return Choices((ask("negotiate"),))
     if engagement.stage is Stage.AFTERMATH:
-        return Choices((ask("aftermath"),))
+        return Choices((Offer(_aftermath_label(engagement), next_step("aftermath")),))
     return _battle(state, actions)
+
+
+def _aftermath_label(engagement: Engagement) -> str:
+    """The winner's one step after an engagement, from public facts (who won, and how):
+    a summon (RULES §7.2), a reinforcement (§6.6) or an acquisition (§7.1)."""
+    aftermath = engagement.aftermath
+    if aftermath is not None and aftermath.may_summon:
+        return "Summon a lord…"
+    if aftermath is not None and aftermath.may_reinforce:
+        return "Take a reinforcement…"
+    return "Take a lord…"
 
 
 def _battle(state: GameState, actions: list[a.Action]) -> Choices:

@@ -2,9 +2,10 @@
 in a negotiation, what the rules still allow (RULES §5.3–§5.6: the attacker never flees,
 battle only after a "no more"); after an engagement, the winner's one choice (§7.2 a summon,
 §6.6 a reinforcement, §7.1 an acquisition: a defender who won was told to "summon, reinforce
-or acquire", and only the attacker summons); in a battle, a rangestrike only where one may be
-made (§10) and a take-back once a move is made (§4.7); in the split phase, the roll only once
-the first turn's split is made (§3), and a split only where one may be."""
+or acquire", and only the attacker summons), the board's button too; in a battle, a
+rangestrike only where one may be made (§10) and a take-back once a move is made (§4.7); in
+the split phase, the roll only once the first turn's split is made (§3), and a split only
+where one may be."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ import random
 import re
 
 from bot.narration.describe import status_text, waiting_for
+from bot.offers import public_offers
 from engine.battle.position import Side
 from engine.game import actions as a
 from engine.game import battle_actions as b
@@ -101,7 +103,17 @@ def test_the_wait_after_an_engagement_names_the_winners_one_choice():
         if kind == "summon":
             assert aftermath.winner is Side.ATTACKER  # RULES §7.2: the attacker only
         assert f"Waiting for {state.player(seat).name} to {task}." in status_text(state)
+        [ask] = public_offers(state).offers()  # the board's button, named as the line
+        assert ask.label == LABELS[kind] and ask.command == "choices aftermath"
     assert seen == set(VERBS)
+
+
+#: The board's button of each step after an engagement.
+LABELS = {
+    "summon": "Summon a lord…",
+    "reinforce": "Take a reinforcement…",
+    "acquire": "Take a lord…",
+}
 
 
 #: Red's strike phase with strikes only, rangestrikes only, and both (RULES §9, §10).
