@@ -77,7 +77,7 @@ def _accept_label(engagement: Engagement, action: a.Accept) -> str:
     return f"Accept #{action.number}: {proposal_words(engagement, found.proposal)}"
 
 
-@kind("aftermath", "Summon, reinforce or acquire…", a.Summon, a.Reinforce, a.Acquire, a.Decline)
+@kind("aftermath", "After the engagement…", a.Summon, a.Reinforce, a.Acquire, a.Decline)
 def aftermath_step(state: GameState, seat: int, words: Sequence[str]) -> Step:
     """What the engagement's winner may still do: summon (the attacker), reinforce (the
     defender), acquire an Angel or Archangel (RULES §6.6, §7.1, §7.2)."""
