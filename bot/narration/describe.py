@@ -140,6 +140,14 @@ def _aftermath_task(state: GameState, engagement: Engagement) -> str:
     return f"take a lord into {marker} (`acquire LORD`) or not (`decline`)"
 
 
+#: Where an engagement stands, in ``status`` (RULES §5).
+_STAGES = {
+    Stage.NEGOTIATE: "in negotiation",
+    Stage.BATTLE: "in battle",
+    Stage.AFTERMATH: "decided (the winner's choices)",
+}
+
+
 def status_text(state: GameState, viewer: int | None = None) -> str:
     """Turn, phase, scores and who must act; the engagement's proposals, with their terms,
     only for its two players and while they negotiate (RULES §5.4: the negotiation is
@@ -152,7 +160,7 @@ def status_text(state: GameState, viewer: int | None = None) -> str:
         defender = _name(state, owner_of_safe(state, engagement.defender))
         lines.append(
             f"Engagement in {engagement.land}: {engagement.attacker} ({attacker}) against "
-            f"{engagement.defender} ({defender}), {engagement.stage.value}"
+            f"{engagement.defender} ({defender}), {_STAGES[engagement.stage]}"
         )
         seen = view(state, viewer).engagement
         talking = engagement.stage is Stage.NEGOTIATE  # a battle or its end makes them moot

@@ -5,7 +5,7 @@ battle only after a "no more"); after an engagement, the winner's one choice (§
 or acquire", and only the attacker summons), the board's button too; in a battle, a
 rangestrike only where one may be made (§10) and a take-back once a move is made (§4.7); in
 the split phase, the roll only once the first turn's split is made (§3), and a split only
-where one may be."""
+where one may be. ``status`` says where an engagement stands in words ("in negotiation")."""
 
 from __future__ import annotations
 
@@ -70,6 +70,8 @@ def test_a_negotiation_names_what_the_rules_still_allow():
         unsaid = named - allowed  # RULES §5.3: a lord keeps the defender from fleeing
         assert unsaid <= {"flee"} and (not unsaid or state.legion(engagement.defender).has_lord)
         seen.add((engagement.to_act, frozenset(named)))
+        assert f"against {engagement.defender} (" in status_text(state)
+        assert ", in negotiation\n" in status_text(state)
     roles = {role for role, _ in seen}
     assert roles == set(Side)
     assert any("fight" in named for _, named in seen)
@@ -103,6 +105,7 @@ def test_the_wait_after_an_engagement_names_the_winners_one_choice():
         if kind == "summon":
             assert aftermath.winner is Side.ATTACKER  # RULES §7.2: the attacker only
         assert f"Waiting for {state.player(seat).name} to {task}." in status_text(state)
+        assert ", decided (the winner's choices)\n" in status_text(state)
         [ask] = public_offers(state).offers()  # the board's button, named as the line
         assert ask.label == LABELS[kind] and ask.command == "choices aftermath"
     assert seen == set(VERBS)
@@ -138,6 +141,7 @@ def test_a_strike_phase_names_a_rangestrike_only_where_one_may_be_made():
         assert ("`strike HEX HEX`" in task) == strikes, task
         assert ("`rangestrike HEX HEX`" in task) == ranged, task
         assert "then `done` (battle in " in task, task
+        assert ", in battle\n" in status_text(state)
 
 
 def test_the_split_phase_names_the_split_and_the_roll_as_the_rules_allow_them():
