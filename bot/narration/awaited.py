@@ -47,7 +47,15 @@ def awaited(state: GameState, seat: int) -> str:
     if engagement.stage is Stage.NEGOTIATE:
         return f"your answer in the engagement in {engagement.land}"
     if engagement.stage is Stage.AFTERMATH:
-        return f"your choices after the engagement in {engagement.land}"
+        aftermath = engagement.aftermath
+        step = (
+            "summon"
+            if aftermath is not None and aftermath.may_summon
+            else "reinforcement"
+            if aftermath is not None and aftermath.may_reinforce
+            else "acquisition"
+        )  # the winner's one step now (RULES §7.2, §6.6, §7.1)
+        return f"your {step} after the engagement in {engagement.land}"
     if battle is not None and battle.carry is not None:
         return f"your carried-over hits in the battle in {engagement.land}"
     if battle is not None and battle.concession is not None:

@@ -5,13 +5,15 @@ battle only after a "no more"); after an engagement, the winner's one choice (§
 or acquire", and only the attacker summons), the board's button too; in a battle, a
 rangestrike only where one may be made (§10) and a take-back once a move is made (§4.7); in
 the split phase, the roll only once the first turn's split is made (§3), and a split only
-where one may be. ``status`` says where an engagement stands in words ("in negotiation")."""
+where one may be. ``status`` says where an engagement stands in words ("in negotiation"), a
+reminder the winner's step."""
 
 from __future__ import annotations
 
 import random
 import re
 
+from bot.narration.awaited import awaited
 from bot.narration.describe import status_text, waiting_for
 from bot.offers import public_offers
 from engine.battle.position import Side
@@ -106,6 +108,9 @@ def test_the_wait_after_an_engagement_names_the_winners_one_choice():
             assert aftermath.winner is Side.ATTACKER  # RULES §7.2: the attacker only
         assert f"Waiting for {state.player(seat).name} to {task}." in status_text(state)
         assert ", decided (the winner's choices)\n" in status_text(state)
+        reminded = {"summon": "summon", "reinforce": "reinforcement", "acquire": "acquisition"}
+        land = engagement.land
+        assert awaited(state, seat) == f"your {reminded[kind]} after the engagement in {land}"
         [ask] = public_offers(state).offers()  # the board's button, named as the line
         assert ask.label == LABELS[kind] and ask.command == "choices aftermath"
     assert seen == set(VERBS)
