@@ -23,6 +23,10 @@ _BATTLE = {
 }
 
 
+#: The winner's step after an engagement (RULES §7.2, §6.6, §7.1), as a reminder names it.
+_AFTERMATH = {"summon": "summon", "reinforce": "reinforcement", "acquire": "acquisition"}
+
+
 def awaited(state: GameState, seat: int) -> str:
     """The decision ``seat`` is asked for, as ``your …``."""
     engagement = state.engagement if state.phase is Phase.ENGAGE else None
@@ -47,15 +51,8 @@ def awaited(state: GameState, seat: int) -> str:
     if engagement.stage is Stage.NEGOTIATE:
         return f"your answer in the engagement in {engagement.land}"
     if engagement.stage is Stage.AFTERMATH:
-        aftermath = engagement.aftermath
-        step = (
-            "summon"
-            if aftermath is not None and aftermath.may_summon
-            else "reinforcement"
-            if aftermath is not None and aftermath.may_reinforce
-            else "acquisition"
-        )  # the winner's one step now (RULES §7.2, §6.6, §7.1)
-        return f"your {step} after the engagement in {engagement.land}"
+        step = engagement.aftermath.step if engagement.aftermath is not None else "acquire"
+        return f"your {_AFTERMATH[step]} after the engagement in {engagement.land}"
     if battle is not None and battle.carry is not None:
         return f"your carried-over hits in the battle in {engagement.land}"
     if battle is not None and battle.concession is not None:

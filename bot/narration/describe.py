@@ -133,11 +133,16 @@ def _aftermath_task(state: GameState, engagement: Engagement) -> str:
     aftermath = engagement.aftermath
     winner = aftermath.winner if aftermath is not None else None
     marker = engagement.defender if winner is Side.DEFENDER else engagement.attacker
-    if aftermath is not None and aftermath.may_summon:
-        return f"summon a lord into {marker} (`summon DONOR LORD`) or not (`decline`)"
-    if aftermath is not None and aftermath.may_reinforce:
-        return f"take a reinforcement into {marker} (`reinforce CHARACTER`) or not (`decline`)"
-    return f"take a lord into {marker} (`acquire LORD`) or not (`decline`)"
+    step = aftermath.step if aftermath is not None else "acquire"
+    return _AFTERMATH[step].format(marker=marker)
+
+
+#: The winner's step after an engagement, in the waiting line.
+_AFTERMATH = {
+    "summon": "summon a lord into {marker} (`summon DONOR LORD`) or not (`decline`)",
+    "reinforce": "take a reinforcement into {marker} (`reinforce CHARACTER`) or not (`decline`)",
+    "acquire": "take a lord into {marker} (`acquire LORD`) or not (`decline`)",
+}
 
 
 #: Where an engagement stands, in ``status`` (RULES §5).

@@ -113,15 +113,18 @@ def _engagement(state: GameState, actions: list[a.Action]) -> Choices:
     return _battle(state, actions)
 
 
+#: The button of the winner's one step after an engagement, known from public facts (who
+#: won, and how): a summon (RULES §7.2), a reinforcement (§6.6) or an acquisition (§7.1).
+_AFTERMATH = {
+    "summon": "Summon a lord…",
+    "reinforce": "Take a reinforcement…",
+    "acquire": "Take a lord…",
+}
+
+
 def _aftermath_label(engagement: Engagement) -> str:
-    """The winner's one step after an engagement, from public facts (who won, and how):
-    a summon (RULES §7.2), a reinforcement (§6.6) or an acquisition (§7.1)."""
-    aftermath = engagement.aftermath
-    if aftermath is not None and aftermath.may_summon:
-        return "Summon a lord…"
-    if aftermath is not None and aftermath.may_reinforce:
-        return "Take a reinforcement…"
-    return "Take a lord…"
+    step = engagement.aftermath.step if engagement.aftermath is not None else "acquire"
+    return _AFTERMATH[step]
 
 
 def _battle(state: GameState, actions: list[a.Action]) -> Choices:

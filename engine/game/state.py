@@ -201,6 +201,14 @@ class Aftermath:
     slain: tuple[str, ...] = ()
     """Characters slain in the engagement, for regeneration and the dead pile."""
 
+    @property
+    def step(self) -> str:
+        """The winner's decision now, one at a time: ``summon`` (RULES §7.2), then
+        ``reinforce`` (§6.6), then ``acquire`` for each mark (§7.1)."""
+        if self.may_summon:
+            return "summon"
+        return "reinforce" if self.may_reinforce else "acquire"
+
 
 @dataclass(frozen=True)
 class Result:
