@@ -8,13 +8,15 @@ from __future__ import annotations
 import json
 import re
 import sqlite3
-from collections.abc import Callable, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
+from contextlib import asynccontextmanager
 from dataclasses import dataclass, replace
 
 import pytest
 
 from bot.context import Place
 from bot.handlers.autostrike import AUTOSTRIKE, LEVEL, deciding_person
+from bot.replies import Replies
 from bot.schedule.decisions import decision_of
 from bot.schedule.runner import AUTOSTRIKE_HINT, CHOOSING_HINT, reminder_text
 from bot.schedule.scheduler import Scheduler
@@ -22,6 +24,7 @@ from bot.service import GameService
 from bot.storage import autostrike as prefs
 from bot.storage import games as rows
 from bot.storage import outbox
+from bot.storage.backends import Target
 from bot.storage.database import Database
 from bot.storage.games import STRIKES, ActionRow
 from bot.storage.migrations import MIGRATIONS
@@ -109,38 +112,56 @@ def test_the_clock_keys_of_strikes_and_only_theirs_match_the_sweeps_pattern() ->
         assert bool(strikes.match(decided.key)) is striking, decided.key
 
 
-async def test_the_command_says_what_it_does_and_refuses_other_words(db_target) -> None:
+class Chooser:
+    """A player giving their battle choices in a channel without a game, and what is
+    stored of them."""
+
+    def __init__(self, service: GameService) -> None:
+        self.service = service
+        self.who = caller(CHANNEL, 0)
+
+    async def say(self, words: str) -> Replies:
+        return await self.service.submit(Place(ELSEWHERE), self.who, words)
+
+    async def stored(self) -> prefs.Autoplay:
+        async with self.service.db.reading() as db:
+            chosen = await prefs.autoplay_of(db, [self.who.user])
+        return chosen.get(self.who.user, prefs.Autoplay())
+
+
+@asynccontextmanager
+async def choosing(db_target: Target) -> AsyncIterator[Chooser]:
+    """A player with every choice off, on a service of its own."""
     service = await GameService.open(db_target, seeds=lambda: 3)
     try:
-        who = caller(CHANNEL, 0)
-
-        async def mode() -> dict[int, prefs.Mode]:
-            async with service.db.reading() as db:
-                return await prefs.autostrike_modes(db, [who.user])
-
-        forced = await service.submit(Place(ELSEWHERE), who, "autostrike forced")
-        assert forced.ephemeral is not None and "Autostrike forced" in forced.ephemeral.text
-        assert "RULES §9.1" in forced.ephemeral.text and forced.public is None
-        assert await mode() == {who.user: "forced"}
-        wrong = await service.submit(Place(ELSEWHERE), who, "autostrike sometimes")
-        assert wrong.error and wrong.ephemeral is not None
-        assert "off, forced or all" in wrong.ephemeral.text
-        assert await mode() == {who.user: "forced"}
-        every = await service.submit(Place(ELSEWHERE), who, "autostrike all")
-        assert every.ephemeral is not None and "Autostrike all" in every.ephemeral.text
-        assert "level hard" in every.ephemeral.text and "maneuvers" in every.ephemeral.text
-        assert await mode() == {who.user: "all"}
-        off = await service.submit(Place(ELSEWHERE), who, "autostrike off")
-        assert off.ephemeral is not None and "Autostrike is off" in off.ephemeral.text
-        assert await mode() == {}
-        on = await service.submit(Place(ELSEWHERE), who, "autostrike on")  # the first form
-        assert on.ephemeral is not None and "Autostrike forced" in on.ephemeral.text
-        assert await mode() == {who.user: "forced"}
-        told = await service.submit(Place(ELSEWHERE), who, "help autostrike")
-        assert told.ephemeral is not None
-        assert "autostrike off|forced|all" in told.ephemeral.text
+        yield Chooser(service)
     finally:
         await service.close()
+
+
+async def test_the_command_says_what_it_does_and_refuses_other_words(db_target) -> None:
+    async with choosing(db_target) as me:
+        forced = await me.say("autostrike forced")
+        assert forced.ephemeral is not None and "Autostrike forced" in forced.ephemeral.text
+        assert "RULES §9.1" in forced.ephemeral.text and forced.public is None
+        assert await me.stored() == prefs.Autoplay("forced")
+        wrong = await me.say("autostrike sometimes")
+        assert wrong.error and wrong.ephemeral is not None
+        assert "off, forced or all" in wrong.ephemeral.text
+        assert await me.stored() == prefs.Autoplay("forced")
+        every = await me.say("autostrike all")
+        assert every.ephemeral is not None and "Autostrike all" in every.ephemeral.text
+        assert "level hard" in every.ephemeral.text and "maneuvers" in every.ephemeral.text
+        assert await me.stored() == prefs.Autoplay("all")
+        off = await me.say("autostrike off")
+        assert off.ephemeral is not None and "Autostrike is off" in off.ephemeral.text
+        assert await me.stored() == prefs.Autoplay()
+        on = await me.say("autostrike on")  # the first form
+        assert on.ephemeral is not None and "Autostrike forced" in on.ephemeral.text
+        assert await me.stored() == prefs.Autoplay("forced")
+        told = await me.say("help autostrike")
+        assert told.ephemeral is not None
+        assert "autostrike off|forced|all" in told.ephemeral.text
 
 
 async def test_only_forced_actions_are_made_and_the_game_never_waits_for_them(db_target):
@@ -253,16 +274,21 @@ async def test_turning_it_on_elsewhere_makes_the_strike_waiting_now(db_target):
         await service.close()
 
 
-async def test_a_restart_makes_the_forced_strike_it_finds_waiting(db_target):
-    """The preference stored while nothing played the AI seats (as when a process stops
-    between a command and the slice after it): the start-up's sweep makes the strike."""
+@asynccontextmanager
+async def restarted(
+    db_target: Target, waits_for: Callable[[Game], int | None], words: str
+) -> AsyncIterator[tuple[GameService, Game, int]]:
+    """The person ``waits_for`` names says ``words`` in another channel while nothing plays
+    the AI seats (as when a process stops between a command and the slice after it); a
+    start-up's sweep then finds that game, and only it, waiting for the computer (not for
+    its other player) and plays on: the new service, the game as it stood, the seat."""
     paused = await GameService.open(db_target, seeds=lambda: SEED, ai_limit=0)
     try:
         await open_game(paused, CHANNEL, 2)
-        game = await until_forced(paused)
-        forced = forced_turn(game)
-        assert forced is not None
-        await paused.submit(Place(ELSEWHERE), caller(CHANNEL, forced.seat), "autostrike all")
+        game = await until(paused, CHANNEL, lambda g: waits_for(g) is not None)
+        seat = waits_for(game)
+        assert seat is not None
+        await paused.submit(Place(ELSEWHERE), caller(CHANNEL, seat), words)
         assert (await paused.game_in(CHANNEL)).n == game.n  # type: ignore[union-attr]
     finally:
         await paused.close()
@@ -270,14 +296,21 @@ async def test_a_restart_makes_the_forced_strike_it_finds_waiting(db_target):
     try:
         async with service.db.reading() as db:
             assert await rows.active_games_waiting_for_ai(db) == [(CHANNEL, None)]
-            other = user_id(CHANNEL, 1 - forced.seat)
+            other = user_id(CHANNEL, 1 - seat)
             assert await rows.active_games_waiting_for_ai(db, other) == []
         assert await Scheduler(service).advance_ai_games() == 1
         await service.ai.idle()
-        entries = await made(service, game)
-        assert entries and entries[0].n == game.n + 1
+        yield service, game, seat
     finally:
         await service.close()
+
+
+async def test_a_restart_makes_the_forced_strike_it_finds_waiting(db_target):
+    """The preference stored while nothing played the AI seats: the start-up's sweep makes
+    the strike."""
+    async with restarted(db_target, forced_seat, "autostrike all") as (service, game, _):
+        entries = await made(service, game)
+        assert entries and entries[0].n == game.n + 1
 
 
 async def reminders_to(service: GameService, user: int) -> list[str]:

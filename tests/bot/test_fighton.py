@@ -10,14 +10,10 @@ import sqlite3
 
 import pytest
 
-from bot.context import Place
 from bot.handlers.autostrike import FIGHTON, deciding_person
 from bot.schedule.decisions import decision_of
 from bot.schedule.runner import FIGHTON_HINT
-from bot.schedule.scheduler import Scheduler
-from bot.service import GameService
 from bot.storage import autostrike as prefs
-from bot.storage import games as rows
 from bot.storage.database import Database
 from bot.storage.games import WINDOWS
 from bot.storage.migrations import MIGRATIONS
@@ -26,14 +22,19 @@ from engine.battle.state import BattleStep
 from engine.game import actions as a
 from engine.game.forced import concession_window
 from tests.bot import test_schedule as schedule
-from tests.bot.agent import caller, open_game, user_id
-from tests.bot.test_autostrike import like, made, next_reminder, played_out, until
+from tests.bot.test_autostrike import (
+    choosing,
+    like,
+    made,
+    next_reminder,
+    played_out,
+    restarted,
+)
 from tests.bot.test_schedule import clock, clocked
 from tests.engine.battle.helpers import battle_game, current
 
 __all__ = ["clock", "clocked"]
 
-CHANNEL, ELSEWHERE = 33, 34
 SEED = 4
 WINDOWS_SEED = 2
 """A game of agents in which P0 has four windows: both openings, before counterstrikes."""
@@ -62,30 +63,21 @@ def test_the_clock_keys_of_windows_and_only_theirs_match_the_sweeps_patterns() -
 
 
 async def test_the_command_says_what_it_does_and_refuses_other_words(db_target) -> None:
-    service = await GameService.open(db_target, seeds=lambda: 3)
-    try:
-        who = caller(CHANNEL, 0)
-
-        async def chosen() -> dict[int, prefs.Autoplay]:
-            async with service.db.reading() as db:
-                return await prefs.autoplay_of(db, [who.user])
-
-        on = await service.submit(Place(ELSEWHERE), who, "fighton on")
+    async with choosing(db_target) as me:
+        on = await me.say("fighton on")
         assert on.ephemeral is not None and on.public is None
         assert "Fight on:" in on.ephemeral.text and "RULES §5.8" in on.ephemeral.text
-        assert await chosen() == {who.user: prefs.Autoplay(fight_on=True)}
-        wrong = await service.submit(Place(ELSEWHERE), who, "fighton sometimes")
+        assert await me.stored() == prefs.Autoplay(fight_on=True)
+        wrong = await me.say("fighton sometimes")
         assert wrong.error and wrong.ephemeral is not None
         assert "on or off" in wrong.ephemeral.text
-        assert not (await service.submit(Place(ELSEWHERE), who, "autostrike all")).error
-        assert await chosen() == {who.user: prefs.Autoplay("all", fight_on=True)}
-        off = await service.submit(Place(ELSEWHERE), who, "fighton off")
+        assert not (await me.say("autostrike all")).error
+        assert await me.stored() == prefs.Autoplay("all", fight_on=True)
+        off = await me.say("fighton off")
         assert off.ephemeral is not None and "Fight on is off" in off.ephemeral.text
-        assert await chosen() == {who.user: prefs.Autoplay("all")}
-        told = await service.submit(Place(ELSEWHERE), who, "help fighton")
+        assert await me.stored() == prefs.Autoplay("all")
+        told = await me.say("help fighton")
         assert told.ephemeral is not None and "fighton on|off" in told.ephemeral.text
-    finally:
-        await service.close()
 
 
 async def test_every_window_of_its_player_is_answered_and_the_others_wait(db_target):
@@ -119,30 +111,11 @@ async def test_no_news_says_the_game_waits_for_a_decision_made_at_once(db_target
 
 
 async def test_a_restart_answers_the_window_it_finds_waiting(db_target):
-    """The preference stored while nothing played the AI seats (as when a process stops
-    between a command and the slice after it): the start-up's sweep fights on."""
-    paused = await GameService.open(db_target, seeds=lambda: SEED, ai_limit=0)
-    try:
-        await open_game(paused, CHANNEL, 2)
-        game = await until(paused, CHANNEL, lambda g: window_of(g) is not None)
-        seat = window_of(game)
-        assert seat is not None
-        await paused.submit(Place(ELSEWHERE), caller(CHANNEL, seat), "fighton on")
-        assert (await paused.game_in(CHANNEL)).n == game.n  # type: ignore[union-attr]
-    finally:
-        await paused.close()
-    service = await GameService.open(db_target, seeds=lambda: SEED)
-    try:
-        async with service.db.reading() as db:
-            assert await rows.active_games_waiting_for_ai(db) == [(CHANNEL, None)]
-            other = user_id(CHANNEL, 1 - seat)
-            assert await rows.active_games_waiting_for_ai(db, other) == []
-        assert await Scheduler(service).advance_ai_games() == 1
-        await service.ai.idle()
+    """The preference stored while nothing played the AI seats: the start-up's sweep
+    fights on."""
+    async with restarted(db_target, window_of, "fighton on") as (service, game, seat):
         [entry, *_] = await made(service, game, FIGHTON)
         assert entry.n == game.n + 1 and entry.seat == seat
-    finally:
-        await service.close()
 
 
 async def test_a_reminder_of_a_window_tells_of_fighton(clocked, clock):
