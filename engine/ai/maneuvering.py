@@ -44,6 +44,8 @@ EDGE_BLOCK = 4.0
 HEIGHT = 1.0
 #: Share of the blows enemies may bring next turn counted against a character.
 EXPOSURE = 0.5
+#: The share of the attacker's pull its Titan follows: others do the fighting.
+TITAN_CAUTION = 0.3
 #: Rough hazards a native stands well in (RULES §8.6).
 NATIVE_HAZARDS = frozenset({"Bramble", "Bog", "Sand", "Drift", "Volcano"})
 
@@ -60,17 +62,35 @@ class Stance:
     waiting: frozenset[str]
     threats: tuple[tuple[Fighter, frozenset[str]], ...] = ()
     """Each enemy with the hexes it may stand in after its next maneuver."""
+    titan_caution: float = TITAN_CAUTION
+    """The share of ``pull`` a Titan follows when closing in."""
 
 
 def stance(battle: Battle, side: Side) -> Stance:
-    """The attacker closes in harder each turn; the defender fights only when stronger."""
+    """The attacker closes in harder each turn; the defender fights only when stronger.
+    An attacking Titan keeps back while friends do the fighting; left alone it closes in
+    whatever the blows to come, each hex closer worth the Titan itself: a time loss
+    would slay it for certain (RULES §11.1)."""
+    edge = frozenset(battle.edge(side).hexes)
+    waiting = frozenset(battle.waiting(side))
     if side is Side.ATTACKER:
         pull = ATTACK_PULL + ATTACK_PULL_PER_TURN * battle.turn
+        titan = _titan_alone(battle, side)
+        if titan is not None:
+            return Stance(side, worth(titan, True), edge, waiting, titan_caution=1.0)
     else:
         mine, theirs = _force(battle, side), _force(battle, side.other)
         pull = 1.0 if mine >= DEFENDER_CONFIDENCE * theirs else 0.0
-    edge = frozenset(battle.edge(side).hexes)
-    return Stance(side, pull, edge, frozenset(battle.waiting(side)), _threats(battle, side))
+    return Stance(side, pull, edge, waiting, _threats(battle, side))
+
+
+def _titan_alone(battle: Battle, side: Side) -> Fighter | None:
+    """``side``'s Titan when it is all that is left of the side, on the board and
+    waiting (None otherwise)."""
+    living = [f for f in battle.position.of_side(side) if f.alive]
+    if battle.waiting(side) or [f.name for f in living] != [TITAN]:
+        return None
+    return living[0]
 
 
 def _threats(battle: Battle, side: Side) -> tuple[tuple[Fighter, frozenset[str]], ...]:
@@ -256,7 +276,7 @@ def placement(position: Position, f: Fighter, plan: Stance) -> float:
         if f.character.rangestrikes:
             score += _rangestrike(position, f, enemies)
         gap = min(distance(f.hex, e.hex) for e in enemies)
-    pull = plan.pull * (0.3 if f.name == TITAN and plan.pull > 0 else 1.0)
+    pull = plan.pull * (plan.titan_caution if f.name == TITAN and plan.pull > 0 else 1.0)
     return score - pull * gap
 
 

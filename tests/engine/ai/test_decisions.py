@@ -241,3 +241,23 @@ def test_rangestrikes_when_out_of_contact():
         "Plains t2 defender strike: Rd01 Ranger@A1 Titan@A3 | Bk01 Ogre@C1 Titan@F4"
     )
     assert decide(state) == b.Rangestrike("A1", "C1")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # a fresh Cyclops strikes the Titan with 9 dice: still the Titan must fight it
+        "Brush s1 t4 attacker: Rd01 Cyclops@B2 | Bk01 Titan(6)@E2",
+        # the stronger Titan: the weaker one closes in with three strike phases left
+        "Marsh s5 t5 attacker: Rd01 Titan(8)@C5 | Bk01 Titan(6)@E4",
+    ],
+)
+def test_an_attacking_titan_left_alone_closes_in(text):
+    """RULES §11.1: an attacker that has not won by the end of turn 7 loses its legion,
+    so a Titan left alone dies for certain by keeping away; it closes in."""
+    state = battle_game(text)
+    battle = current(state)
+    [enemy] = [f.hex for f in battle.position.of_side(Side.DEFENDER)]
+    action = decide(state)
+    assert isinstance(action, b.Maneuver)
+    assert enemy in battle.land.contacts[action.to]
