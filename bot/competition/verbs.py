@@ -27,6 +27,7 @@ from bot.competition.ranking import (
     standings_text,
     tournament_standings,
 )
+from bot.competition.reliability import reliability, reliability_text
 from bot.competition.settings import BRACKET, TournamentSettings, read_settings
 from bot.context import Context
 from bot.names import clean
@@ -34,6 +35,7 @@ from bot.replies import Message, Replies
 from bot.storage import tournaments as store
 from bot.storage.connection import Connection
 from bot.storage.games import ai_user
+from bot.storage.punctuality import answers, games_played
 from bot.storage.record import Game
 from bot.syntax import Args
 from bot.syntax.words import number, user
@@ -269,23 +271,27 @@ async def ratings(ctx: Context, game: Game | None, args: Args) -> Replies:
 
 
 async def rating(ctx: Context, game: Game | None, args: Args) -> Replies:
-    """One player's rating and record in this server (``rating [@user]``)."""
+    """One player's rating, record and reliability in this server (``rating [@user]``)."""
     who = user(args.take("@user")) if args.peek() is not None else ctx.caller.user
     args.finish()
+    guild = ctx.place.guild
     async with ctx.db.reading() as db:
-        rated = await server_ratings(db, ctx.place.guild)
-        record = await player_record(db, ctx.place.guild, who)
+        rated = await server_ratings(db, guild)
+        record = await player_record(db, guild, who)
+        kept = reliability(await games_played(db, guild, who), await answers(db, guild, who))
     mine = rated.get(str(who))
-    whose = "Your" if who == ctx.caller.user else f"<@{who}>'s"
+    yours = who == ctx.caller.user
+    whose = "Your" if yours else f"<@{who}>'s"
+    punctual = reliability_text(kept, "you" if yours else "them")
     if mine is None or not record.games:
-        return Replies.answer(f"{whose} record: no rated game finished here yet.")
+        return Replies.answer(f"{whose} record: no rated game finished here yet.\n{punctual}")
     board = [r.player for r in leaderboard(rated)]
     places = ", ".join(f"{n} × {_nth(p)}" for p, n in sorted(record.places.items()))
     return Replies.answer(
         f"{whose} rating: {mine.ordinal:.2f} (μ {mine.mu:.2f}, σ {mine.sigma:.2f}), "
         f"#{board.index(str(who)) + 1} of {len(board)} here.\n"
         f"{plural(record.games, 'rated game')}: {places}; "
-        f"{plural(record.titan_kills, 'Titan')} slain."
+        f"{plural(record.titan_kills, 'Titan')} slain.\n{punctual}"
     )
 
 

@@ -125,8 +125,9 @@ async def play(ctx: Context, game: Game, request: Command | a.Action) -> tuple[R
     async with _writing(ctx.db) as db:
         try:
             updated = await store_action(
-                db, game, seat, action, events, after, ctx.snapshot_every, cause=_cause(ctx, game)
-            )
+                db, game, seat, action, events, after, ctx.snapshot_every,
+                cause=_cause(ctx, game), at=ctx.now(),
+            )  # fmt: skip
             updated, host = await hand_over_host(db, updated)
         except TitanError as exc:  # not a refusal: a refusal comes before anything is written
             raise RuntimeError(f"storing the action of game {game.id} failed: {exc}") from exc

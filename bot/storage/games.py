@@ -116,9 +116,10 @@ SEED_DIGITS = 80
 """The most decimal digits of a stored seed (a 256-bit number has 78)."""
 
 
-def now() -> str:
-    """The current UTC time as stored (ISO 8601)."""
-    return datetime.now(UTC).isoformat(timespec="milliseconds")
+def now(at: float | None = None) -> str:
+    """The moment ``at`` (seconds since the epoch; None: now) as stored: UTC, ISO 8601."""
+    moment = datetime.now(UTC) if at is None else datetime.fromtimestamp(at, UTC)
+    return moment.isoformat(timespec="milliseconds")
 
 
 STRIKES = "%STRIKE:%"
@@ -383,14 +384,15 @@ async def append_action(
     *,
     turn: int | None = None,
     cause: str | None = None,
+    at: float | None = None,
 ) -> None:
     """Log action number ``n`` (the primary key refuses a duplicate ``n``), played in player
     turn ``turn`` (``state.turn.number`` before it; None leaves it unknown, and ``history``
-    then reads the whole log before its window)."""
+    then reads the whole log before its window) at ``at`` (the service's clock; None: now)."""
     await db.execute(
         "INSERT INTO actions (game, n, seat, action, events, created_at, turn, cause)"
         " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-        (game_id, n, seat, action, events, now(), turn, cause),
+        (game_id, n, seat, action, events, now(at), turn, cause),
     )
 
 

@@ -484,9 +484,11 @@ async def store_action(
     snapshot_every: int,
     *,
     cause: str | None = None,
+    at: float | None = None,
 ) -> Game:
     """Log ``action`` (inside the caller's transaction) and return the game after it;
-    ``cause`` says why it was given when its seat did not give it (a passed deadline).
+    ``cause`` says why it was given when its seat did not give it (a passed deadline);
+    ``at`` is when, by the service's clock (None: now).
 
     The log row carries the player turn the action was played in (``state.turn.number``
     before it), which lets ``history`` read only the window it shows.
@@ -499,7 +501,7 @@ async def store_action(
     # got there first makes this one lose the race (LostRace) before anything is logged.
     revision = await rows.update_game(db, game.id, status, expect=game.row.revision)
     await rows.append_action(
-        db, game.id, n, seat, action_text, events_to_json(events), turn=turn, cause=cause
+        db, game.id, n, seat, action_text, events_to_json(events), turn=turn, cause=cause, at=at
     )
     if snapshot_every > 0 and n % snapshot_every == 0:
         await rows.save_snapshot(db, game.id, n, encode_state(after))

@@ -210,7 +210,7 @@ _INFO = (
         (),
     ),
     ("ratings", "ratings", "the server's rating leaderboard", ()),
-    ("rating", "rating [@user]", "a player's rating and finished games here", ()),
+    ("rating", "rating [@user]", "a player's rating, finished games and reliability here", ()),
     ("export", "export [GAME]", "organisers: the game's record as a file (every legion)", ()),
     (
         "record",

@@ -33,13 +33,15 @@ START = datetime(2026, 3, 1, 9, 0, tzinfo=UTC)
 
 @pytest.fixture
 def clock(monkeypatch: pytest.MonkeyPatch) -> itertools.count[int]:
-    """Every stored moment a minute after the one before (from :data:`START`), so that
-    each action's ``created_at`` names it."""
+    """Every stored moment a minute after the one before (from :data:`START`, whatever
+    the service's clock says), so that each action's ``created_at`` names it."""
     minutes = itertools.count()
     monkeypatch.setattr(
         rows,
         "now",
-        lambda: (START + timedelta(minutes=next(minutes))).isoformat(timespec="milliseconds"),
+        lambda at=None: (START + timedelta(minutes=next(minutes))).isoformat(
+            timespec="milliseconds"
+        ),
     )
     return minutes
 

@@ -206,7 +206,7 @@ class TitanCommands(
 
     @me.command(
         name="rating",
-        description="A player's rating and rated games here",
+        description="Rating, rated games, reliability here",
         extras={"verb": "rating"},
     )
     @app_commands.describe(user="whose (default: yours)")

@@ -191,7 +191,10 @@ async def test_players_sign_up_with_the_name_completed_and_see_the_standings(fak
     assert fake.ephemeral(rated)[0].content.startswith("Ratings")
     mine = await command(fake, BOB, "titan", "me", "rating")
     [answer] = fake.ephemeral(mine)
-    assert answer.content == "Your record: no rated game finished here yet."
+    assert answer.content == (
+        "Your record: no rated game finished here yet.\n"
+        "Reliability here: no decision handed to you yet."
+    )
     assert fake.public(mine) == []
 
 

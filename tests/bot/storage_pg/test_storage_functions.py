@@ -26,7 +26,7 @@ def fixed_clock(monkeypatch: pytest.MonkeyPatch) -> None:
     """Stamps that count from the same start (on both databases: each run calls this)."""
     ticks = itertools.count(1)
 
-    def stamp() -> str:
+    def stamp(at: float | None = None) -> str:
         return f"2024-01-01T00:00:{next(ticks):06d}"
 
     for module in (games, outbox, tournaments):

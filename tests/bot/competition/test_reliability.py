@@ -1,0 +1,73 @@
+"""A player's reliability beside their rating: the decisions handed to them, the deadlines
+they missed and how soon they answer, from the action log on the service's clock."""
+
+from __future__ import annotations
+
+from bot.context import Place
+from bot.schedule.scheduler import Scheduler
+from bot.service import GameService
+from bot.storage import due as items
+from engine.game.legal import to_act
+from tests.bot.agent import caller, step, user_id
+
+CHANNEL = 430_000_000_000_000
+"""A channel whose players' ids (:func:`user_id`) are plausible Discord ids."""
+HERE = Place(CHANNEL)
+MINUTE, HOUR = 60.0, 3600.0
+PROMPT, SLOW = 10 * MINUTE, 2 * HOUR
+"""How long the prompt player (seat 0) and the slow one (seat 1) take to answer."""
+SLEPT = (2, 5)
+"""The hand-offs to the slow player that they leave to the 4-hour deadline."""
+
+
+async def _answer(service: GameService, text: str, seat: int) -> str:
+    replies = await service.submit(HERE, caller(CHANNEL, seat), text)
+    assert not replies.error
+    assert replies.ephemeral is not None
+    return replies.ephemeral.text
+
+
+async def test_reliability_counts_hand_offs_missed_deadlines_and_the_median_wait(service, clock):
+    for seat, text in ((0, "new players 2 deadline 4h timeout pass"), (1, "join"), (0, "start")):
+        assert not (await service.submit(HERE, caller(CHANNEL, seat), text)).error
+    scheduler = Scheduler(service)
+    handed = {0: 0, 1: 0}
+    last = None  # the seat of the last action and whether the seat's player gave it
+    for _ in range(160):
+        game = await service.game_in(CHANNEL)
+        if game is None or game.state is None or (seat := to_act(game.state)) is None:
+            break  # the game is over
+        if last != (seat, True):  # a hand-off: the player takes their time
+            handed[seat] += last is not None  # (the game's first action is not counted)
+            if seat == 1 and handed[1] in SLEPT:
+                clock.advance(4 * HOUR)
+                await scheduler.run_due()  # the deadline: the least is played, all turn
+                while [i.at <= clock.now() for i in await _due(service)] == [True]:
+                    await scheduler.run_due()
+                last = (1, False)
+                continue
+            clock.advance(SLOW if seat == 1 else PROMPT)
+        await step(service, CHANNEL, seed=5)
+        last = (seat, True)
+    told = await _answer(service, f"rating <@{user_id(CHANNEL, 1)}>", 0)
+    slow = handed[1] - len(SLEPT)
+    assert slow > len(SLEPT)  # so that the slow answers give the median
+    assert told.startswith(f"<@{user_id(CHANNEL, 1)}>'s ")  # rating, or record
+    assert told.splitlines()[-1] == (
+        f"Reliability here: {handed[1]} decisions in 1 game, 2 deadlines missed; "
+        "half answered within 2h."
+    )
+    mine = await _answer(service, "rating", 0)
+    assert mine.splitlines()[-1] == (
+        f"Reliability here: {handed[0]} decisions in 1 game, no deadline missed; "
+        "half answered within 10m."
+    )
+    stranger = await _answer(service, f"rating <@{user_id(CHANNEL + 1, 0)}>", 0)
+    assert stranger.splitlines()[-1] == "Reliability here: no decision handed to them yet."
+
+
+async def _due(service: GameService) -> list[items.DueItem]:
+    game = await service.game_in(CHANNEL)
+    assert game is not None
+    async with service.db.reading() as db:
+        return [i for i in await items.pending(db, game.id) if i.kind == "deadline"]
