@@ -153,8 +153,8 @@ async def _say(
     """Say ``message`` at ``place``: added to its live message when nobody needs a ping and
     it fits (a report in place of its earlier line; the news under the newest head, with
     only the newest prompt: :mod:`bot.outbox.layout`), else a new message (unless
-    ``fresh``) that becomes the live one; the old one keeps its news, without its choices
-    and its prompt (the decision was made)."""
+    ``fresh``) that becomes the live one; the old one keeps its words, ending with what
+    was waited for then, and loses its choices (the decision was made)."""
 
     def measure(text: str) -> int:
         return transport.measure(replace(message, text=text))
