@@ -35,13 +35,14 @@ def reliability(games: int, answers: Sequence[Answer]) -> Reliability:
 
 def reliability_text(found: Reliability, whom: str) -> str:
     """``Reliability here: 212 decisions in 9 games, 3 deadlines missed; half answered
-    within 2h10m.`` (``whom``: "you", or "them")."""
+    within 2h10m.`` (``whom``: "you", or "them"; one decision is "answered within")."""
     if found.median is None:
         return f"Reliability here: no decision handed to {whom} yet."
     missed = plural(found.missed, "deadline") + " missed" if found.missed else "no deadline missed"
+    half = "half answered" if found.decisions > 1 else "answered"
     return (
         f"Reliability here: {plural(found.decisions, 'decision')} in "
-        f"{plural(found.games, 'game')}, {missed}; half answered within {wait_text(found.median)}."
+        f"{plural(found.games, 'game')}, {missed}; {half} within {wait_text(found.median)}."
     )
 
 

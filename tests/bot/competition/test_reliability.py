@@ -3,10 +3,12 @@ they missed and how soon they answer, from the action log on the service's clock
 
 from __future__ import annotations
 
+from bot.competition.reliability import DAY, reliability, reliability_text, wait_text
 from bot.context import Place
 from bot.schedule.scheduler import Scheduler
 from bot.service import GameService
 from bot.storage import due as items
+from bot.storage.punctuality import Answer
 from engine.game.legal import to_act
 from tests.bot.agent import caller, step, user_id
 
@@ -71,3 +73,16 @@ async def _due(service: GameService) -> list[items.DueItem]:
     assert game is not None
     async with service.db.reading() as db:
         return [i for i in await items.pending(db, game.id) if i.kind == "deadline"]
+
+
+def test_one_decision_is_answered_within_its_wait_and_waits_read_as_durations():
+    one = reliability(1, [Answer(90.0, False)])
+    assert reliability_text(one, "you") == (
+        "Reliability here: 1 decision in 1 game, no deadline missed; answered within 2m."
+    )
+    assert [wait_text(s) for s in (5.0, 89.0, 7_850.0, 2 * DAY + 3_700.0)] == [
+        "a minute",
+        "1m",
+        "2h11m",
+        "2d1h",
+    ]
