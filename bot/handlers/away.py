@@ -12,8 +12,7 @@ from bot.replies import Message, Notice, Replies
 from bot.schedule.options import parse_moment
 from bot.schedule.planner import STANDIN_AI
 from bot.schedule.standins import standin_applies
-from bot.storage import Status, due, readers
-from bot.storage import games as rows
+from bot.storage import Status, due, listing, readers
 from bot.storage.record import MOST_AWAY_DAYS, Game, load_game
 from bot.syntax import Args
 from bot.syntax.words import user as user_word
@@ -105,7 +104,7 @@ async def _active_games(ctx: Context, user: int) -> list[Game]:
     """The games being played with ``user`` in a seat, in every channel and server."""
     found = []
     async with ctx.db.reading() as db:
-        for row in await rows.games_of(db, user):
+        for row in await listing.games_of(db, user):
             if row.status is Status.ACTIVE:
                 found.append(await load_game(db, row))
     return found

@@ -22,7 +22,7 @@ from bot.offers import Offer, Offers, Style
 from bot.records.proof import game_commitment, reveal_line, scheme_of, start_line, starting_pledge
 from bot.replies import Message, Replies
 from bot.schedule import options as clock
-from bot.storage import GameRow, SeatRow, Status, due
+from bot.storage import GameRow, SeatRow, Status, due, listing
 from bot.storage import games as rows
 from bot.storage.record import (
     MAX_PLAYERS,
@@ -138,14 +138,14 @@ async def _check_open_games(ctx: Context, doing: str, *, server: bool = False) -
     guild = ctx.place.guild if server else None
     async with ctx.db.reading() as db:
         if most_mine is not None and not ctx.caller.organiser:
-            mine = await rows.count_open_games_of(db, ctx.caller.user)
+            mine = await listing.count_open_games_of(db, ctx.caller.user)
             if mine >= most_mine:
                 raise IllegalAction(
                     f"you have a seat in {plural(mine, 'open game')}, the most this bot "
                     f"allows ({most_mine}): finish or leave one before {doing} another"
                 )
         if most_here is not None and guild is not None:
-            here = await rows.count_open_games_in(db, guild)
+            here = await listing.count_open_games_in(db, guild)
             if here >= most_here:
                 raise IllegalAction(
                     f"this server has {plural(here, 'open game')}, the most this bot allows "

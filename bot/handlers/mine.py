@@ -29,7 +29,7 @@ from bot.handlers.preferences import choices_text
 from bot.narration.describe import waiting_for
 from bot.narration.turns import turn_phrase
 from bot.replies import Replies
-from bot.storage import ActionRow, GameRow, Store, due
+from bot.storage import ActionRow, GameRow, Store, due, listing
 from bot.storage import games as rows
 from bot.storage.record import (
     DamagedLog,
@@ -97,7 +97,7 @@ async def my_games(store: Store, user: int) -> tuple[list[Listed], int]:
     """``user``'s open games, loaded (the :data:`MOST_LOADED` latest to change), and how
     many more there are. Their rows are read in one go and replayed in one worker thread."""
     async with store.reading() as db:
-        found = await rows.games_of(db, user)
+        found = await listing.games_of(db, user)
         fetched = [await fetch_game(db, row) for row in found[:MOST_LOADED]]
         clocks = {row.id: await due.clock(db, row.id) for row in found[:MOST_LOADED]}
     looks = await asyncio.to_thread(lambda: [_look(stored) for stored in fetched])

@@ -129,14 +129,15 @@ WINDOWS = tuple(f"%:{step.name}:%" for step in CONCESSION_WINDOWS)
 """How the clock's keys of a battle's concession windows read (LIKE patterns, as
 :data:`STRIKES`)."""
 
-_GAME_COLUMNS = (
+GAME_COLUMNS = (
     "id, channel, guild, status, settings, seed_text, created_at, updated_at, damaged, salt,"
     " revision, pledge"
 )
 _OPEN = "status IN ('lobby', 'active')"
 
 
-def _game(row: Iterable[Any]) -> GameRow:
+def game_row(row: Iterable[Any]) -> GameRow:
+    """A game's row read with :data:`GAME_COLUMNS`."""
     id_, channel, guild, status, settings, seed, created, updated, damaged, salt, *rest = row
     revision, pledge = rest
     try:
@@ -164,32 +165,32 @@ def stored_seed(text: object) -> int | None:
 async def open_game(db: Connection, channel: int) -> GameRow | None:
     """The lobby or active game of ``channel``, if any (a damaged one does not count)."""
     async with db.execute(
-        f"SELECT {_GAME_COLUMNS} FROM games WHERE channel = ? AND {_OPEN} AND damaged IS NULL",
+        f"SELECT {GAME_COLUMNS} FROM games WHERE channel = ? AND {_OPEN} AND damaged IS NULL",
         (channel,),
     ) as cursor:
         row = await cursor.fetchone()
-    return _game(row) if row else None
+    return game_row(row) if row else None
 
 
 async def damaged_game(db: Connection, channel: int) -> GameRow | None:
     """The newest game of ``channel`` found damaged and not yet aborted, if any."""
     async with db.execute(
-        f"SELECT {_GAME_COLUMNS} FROM games WHERE channel = ? AND {_OPEN}"
+        f"SELECT {GAME_COLUMNS} FROM games WHERE channel = ? AND {_OPEN}"
         " AND damaged IS NOT NULL ORDER BY id DESC LIMIT 1",
         (channel,),
     ) as cursor:
         row = await cursor.fetchone()
-    return _game(row) if row else None
+    return game_row(row) if row else None
 
 
 async def latest_game(db: Connection, channel: int) -> GameRow | None:
     """The newest game of ``channel`` in any status (the open one when there is one)."""
     async with db.execute(
-        f"SELECT {_GAME_COLUMNS} FROM games WHERE channel = ? ORDER BY id DESC LIMIT 1",
+        f"SELECT {GAME_COLUMNS} FROM games WHERE channel = ? ORDER BY id DESC LIMIT 1",
         (channel,),
     ) as cursor:
         row = await cursor.fetchone()
-    return _game(row) if row else None
+    return game_row(row) if row else None
 
 
 async def finished_game(db: Connection, channel: int) -> GameRow | None:
@@ -200,13 +201,13 @@ async def finished_game(db: Connection, channel: int) -> GameRow | None:
     number then names the newer game too. A cancelled game is not over (it has no result).
     """
     async with db.execute(
-        f"SELECT {_GAME_COLUMNS} FROM games"
+        f"SELECT {GAME_COLUMNS} FROM games"
         " WHERE id = (SELECT max(id) FROM games WHERE channel = ?)"
         " AND status = 'over' AND damaged IS NULL",
         (channel,),
     ) as cursor:
         row = await cursor.fetchone()
-    return _game(row) if row else None
+    return game_row(row) if row else None
 
 
 async def game_ids(db: Connection) -> list[int]:
@@ -226,9 +227,9 @@ async def mark_damaged(db: Connection, game_id: int, reason: str) -> bool:
 
 
 async def game(db: Connection, game_id: int) -> GameRow | None:
-    async with db.execute(f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?", (game_id,)) as cursor:
+    async with db.execute(f"SELECT {GAME_COLUMNS} FROM games WHERE id = ?", (game_id,)) as cursor:
         row = await cursor.fetchone()
-    return _game(row) if row else None
+    return game_row(row) if row else None
 
 
 async def active_games_waiting_for_ai(
@@ -562,39 +563,5 @@ async def count_games(db: Connection, status: Status | None = None) -> int:
     if status is not None:
         query, params = query + " WHERE status = ?", [status.value]
     async with db.execute(query, params) as cursor:
-        row = await cursor.fetchone()
-    return int(row[0]) if row else 0
-
-
-async def count_open_games_of(db: Connection, user: int) -> int:
-    """The lobbies and active games ``user`` has a seat in."""
-    async with db.execute(
-        "SELECT count(*) FROM seats JOIN games ON games.id = seats.game"
-        " WHERE seats.user = ? AND games.status IN ('lobby', 'active')",
-        (user,),
-    ) as cursor:
-        row = await cursor.fetchone()
-    return int(row[0]) if row else 0
-
-
-async def games_of(db: Connection, user: int) -> list[GameRow]:
-    """The lobbies and active games ``user`` has a seat in, in every channel and server,
-    those whose record was found damaged left out; the latest to change first (the
-    ``seats_by_user`` index finds the seats, the primary key each game)."""
-    columns = ", ".join(f"games.{c}" for c in _GAME_COLUMNS.split(", "))
-    async with db.execute(
-        f"SELECT {columns} FROM seats JOIN games ON games.id = seats.game"
-        " WHERE seats.user = ? AND games.status IN ('lobby', 'active')"
-        " AND games.damaged IS NULL ORDER BY games.updated_at DESC, games.id DESC",
-        (user,),
-    ) as cursor:
-        return [_game(row) async for row in cursor]
-
-
-async def count_open_games_in(db: Connection, guild: int) -> int:
-    """The lobbies and active games of the server ``guild``."""
-    async with db.execute(
-        "SELECT count(*) FROM games WHERE guild = ? AND status IN ('lobby', 'active')", (guild,)
-    ) as cursor:
         row = await cursor.fetchone()
     return int(row[0]) if row else 0

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 
 from bot.context import Caller, Place
-from bot.storage import Database, SeatRow
+from bot.storage import Database, SeatRow, listing
 from bot.storage import games as rows
 from bot.storage.eventlog import events_to_json
 from bot.storage.migrations import MIGRATIONS
@@ -161,9 +161,9 @@ async def test_open_games_are_counted_by_user_and_by_server(service):
     await service.submit(Place(4), caller_of(1), "new")
     await service.submit(Place(4), caller_of(1), "cancel")
     async with service.db.reading() as conn:
-        assert await rows.count_open_games_of(conn, 1) == 3
-        assert await rows.count_open_games_of(conn, 2) == 1
-        assert await rows.count_open_games_of(conn, 3) == 0
-        assert await rows.count_open_games_in(conn, 8) == 2
-        assert await rows.count_open_games_in(conn, 9) == 1
-        assert await rows.count_open_games_in(conn, 10) == 0
+        assert await listing.count_open_games_of(conn, 1) == 3
+        assert await listing.count_open_games_of(conn, 2) == 1
+        assert await listing.count_open_games_of(conn, 3) == 0
+        assert await listing.count_open_games_in(conn, 8) == 2
+        assert await listing.count_open_games_in(conn, 9) == 1
+        assert await listing.count_open_games_in(conn, 10) == 0

@@ -13,6 +13,7 @@ from bot.context import Caller, Place
 from bot.replies import Replies
 from bot.service import GameService
 from bot.storage import games as rows
+from bot.storage import listing
 from bot.storage.backends import Target
 from engine.game.legal import to_act
 from tests.bot.agent import caller, open_game, play
@@ -88,7 +89,7 @@ async def test_a_user_opens_and_joins_no_more_games_than_allowed(limited):
         "you have a seat already (as Ann): wait for the host to `start` the game, or `leave` it"
     )
     async with service.db.reading() as db:
-        assert await rows.count_open_games_of(db, ANN.user) == 2
+        assert await listing.count_open_games_of(db, ANN.user) == 2
     assert not (await say(service, ANN, "leave", 2)).error
     assert not (await say(service, ANN, "join", 3)).error  # a seat freed: room again
     assert not (await say(service, ANN, "cancel", 1)).error
@@ -126,8 +127,8 @@ async def test_concurrent_opens_in_many_channels_cannot_pass_the_limit(limited):
     joined = await asyncio.gather(*(say(service, BOB, "join", c) for c in (11, 12, 13, 14)))
     assert sum(not r.error for r in joined) == 2
     async with service.db.reading() as db:
-        assert await rows.count_open_games_of(db, ANN.user) == 2
-        assert await rows.count_open_games_of(db, BOB.user) == 2
+        assert await listing.count_open_games_of(db, ANN.user) == 2
+        assert await listing.count_open_games_of(db, BOB.user) == 2
 
 
 # Open games per server

@@ -10,7 +10,7 @@ from typing import Any, cast
 import asyncpg
 import pytest
 
-from bot.storage import autostrike, dms, due, games, outbox, tournaments
+from bot.storage import autostrike, dms, due, games, listing, outbox, tournaments
 from bot.storage.connection import Connection
 from bot.storage.database import Database
 from bot.storage.games import SeatRow, Status
@@ -110,9 +110,9 @@ async def scenario(store: Any, monkeypatch: pytest.MonkeyPatch) -> dict[str, Any
         seen["dms_closed"] = await dms.users_with_dms_closed(db, [ALICE, BOB, CAROL])
         seen["dm_status"] = await dms.dm_status(db, BOB)
         seen["count"] = await games.count_games(db), await games.count_games(db, Status.ACTIVE)
-        seen["open_of"] = await games.count_open_games_of(db, BOB)
-        seen["games_of"] = await games.games_of(db, BOB)
-        seen["open_in"] = await games.count_open_games_in(db, GUILD)
+        seen["open_of"] = await listing.count_open_games_of(db, BOB)
+        seen["games_of"] = await listing.games_of(db, BOB)
+        seen["open_in"] = await listing.count_open_games_in(db, GUILD)
         seen["outbox"] = await outbox.waiting(db, CHANNEL)
         queued_back = await outbox.waiting(db, CHANNEL + 1)
         seen["queued_back"] = [(r.kind, r.lane, r.recipient, r.body, r.reply_to, r.version)
