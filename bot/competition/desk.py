@@ -21,9 +21,8 @@ from bot.competition.common import (
 from bot.competition.settings import BRACKET, TournamentSettings
 from bot.context import Context, Place
 from bot.handlers.clock import end_wait
+from bot.handlers.overview import fit, waiting_line
 from bot.names import display
-from bot.narration.describe import waiting_for
-from bot.narration.turns import turn_phrase
 from bot.replies import Message, Notice, Replies
 from bot.schedule.runner import reminder_text
 from bot.schedule.timing import parse_duration, show_duration
@@ -37,11 +36,6 @@ from bot.syntax import Args
 from bot.syntax.words import user
 from engine.errors import IllegalAction
 from engine.words import plural
-
-STALLED = 86400.0
-"""A table waiting this long (seconds) for one decision is stalled."""
-LIMIT = 2000
-"""Discord's longest message."""
 
 
 async def status(ctx: Context, args: Args) -> Replies:
@@ -68,20 +62,7 @@ async def status(ctx: Context, args: Args) -> Replies:
     rest = [text for late, text in lines if not late and text]
     if stalled:
         head += f" ⚠️ {len(stalled)} stalled:"
-    return Replies.answer(_fit([head, *stalled, *rest]))
-
-
-def _fit(lines: list[str]) -> str:
-    """``lines`` within :data:`LIMIT` characters, the last of them summarised."""
-    kept: list[str] = []
-    size = 0
-    for index, line in enumerate(lines):
-        tail = f"\n… and {plural(len(lines) - index, 'more table')}."
-        if size + len(line) + 1 + len(tail) > LIMIT and index > 0:
-            return "\n".join(kept) + tail
-        kept.append(line[: LIMIT - 100])
-        size += len(kept[-1]) + 1
-    return "\n".join(kept)
+    return Replies.answer(fit([head, *stalled, *rest], "more table"))
 
 
 async def _desk_line(db: Connection, table: store.TableRow, now: float) -> tuple[bool, str]:
@@ -95,26 +76,8 @@ async def _desk_line(db: Connection, table: store.TableRow, now: float) -> tuple
     row = await rows.game(db, table.game)
     if row is None:
         return True, f"{head}: the game is missing"
-    game = await load_game(db, row)
-    if game.state is None:
-        return False, f"{head}: not started"
-    clock = await due.clock(db, game.id)
-    seat, task = waiting_for(game.state)
-    who = game.name_of(seat) if seat is not None else "nobody"
-    turn = turn_phrase(game.state, f"{game.name_of(game.state.active)}'s")
-    text = f"{head}, {turn}: waits for **{who}** to {task.split(' (')[0]}"
-    for absent, absence in (await due.absences(db, game.id)).items():
-        since = f" since <t:{int(absence.since)}:R>" if absence.since is not None else ""
-        text += f"; 💤 **{game.name_of(absent)}** absent{since}"
-    if clock is None:
-        return False, text
-    text += f" since <t:{int(clock.since)}:R>"
-    if table.paused_at is not None:
-        return False, f"{text}; ⏸ paused <t:{int(table.paused_at)}:R>"
-    if clock.deadline is not None:
-        text += f", deadline <t:{int(clock.deadline)}:R>"
-    late = now - clock.since >= STALLED or (clock.deadline is not None and now > clock.deadline)
-    return late and not game.is_ai(clock.seat), text
+    late, text = await waiting_line(db, await load_game(db, row), now, table.paused_at)
+    return late, head + text
 
 
 async def _waiting(db: Connection, table: store.TableRow) -> tuple[Game, due.Clock] | None:
