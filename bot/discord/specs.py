@@ -266,6 +266,7 @@ REVEAL = Spec(
 )
 LEGIONS, BOARD, STATUS = _simple("legions"), _simple("board"), _simple("status")
 MYGAMES = _simple("mygames")
+GAMES = _simple("games")
 DMS = Spec("dms", (Word("choice"),))
 REMINDERS = Spec("reminders", (Word("choice"),))
 AUTOSTRIKE = Spec("autostrike", (Word("choice"),))

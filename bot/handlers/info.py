@@ -17,6 +17,7 @@ from bot.context import Context
 from bot.handlers.choosing import choices
 from bot.handlers.finished import finished_game, is_over, over_text, viewer
 from bot.handlers.mine import mygames
+from bot.handlers.overview import games
 from bot.handlers.preferences import autostrike, dms, fighton, quiet, reminders
 from bot.handlers.replay import replay
 from bot.narration.battle_text import battle_picture, battle_text
@@ -325,6 +326,7 @@ INFO: dict[str, InfoHandler] = {
     "battle": battle,
     "status": status,
     "mygames": mygames,
+    "games": games,
     "history": history,
     "replay": replay,
     "legal": legal,

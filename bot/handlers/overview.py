@@ -1,25 +1,66 @@
-"""What a game waits for, in one line for an organiser: its turn, whom it waits for and to
-do what, its absent players, since when it waits and its deadline; and whether it is
-*stalled*: waiting a day or more for a person's decision, or past that decision's
-deadline. The words are the channel's own "Waiting for" line, without command hints (they
-would act in the channel they are typed in): as public as that line. A tournament's desk
-(``tournament status``) shows its tables so.
+"""``games`` (organisers): every open game of this server, the stalled ones first.
+
+A community that runs many games at once needs to see which of them wait too long: each
+game is a line with its channel, its players, its turn, whom it waits for and to do what,
+its absent players, since when it waits and its deadline. A game *stalls* when it has
+waited a day or more for a person's decision, or past that decision's deadline; those
+come first, with their number in the head. The words are the channel's own "Waiting for"
+line, without command hints (they would act in the channel they are typed in): as public
+as that line. The answer fits one Discord message. A tournament's desk
+(``tournament status``) shows its tables with the same line.
 """
 
 from __future__ import annotations
 
+from bot.context import Context
 from bot.dialect import without_hints
 from bot.narration.describe import waiting_for
 from bot.narration.turns import turn_phrase
-from bot.storage import due
+from bot.replies import Replies
+from bot.storage import GameRow, Status, due, listing
 from bot.storage.connection import Connection
-from bot.storage.record import Game
+from bot.storage.record import DamagedLog, Game, load_game
+from bot.syntax import Args
+from engine.errors import IllegalAction
 from engine.words import plural
 
 STALLED = 86400.0
 """A game waiting this long (seconds) for one decision is stalled."""
 LIMIT = 2000
 """Discord's longest message."""
+
+
+async def games(ctx: Context, game: Game | None, args: Args) -> Replies:
+    """``games``: the open games of this server, the stalled first (organisers only)."""
+    args.finish()
+    if not ctx.caller.organiser:
+        raise IllegalAction("only an organiser may list this server's games")
+    now = ctx.now()
+    async with ctx.db.reading() as db:
+        found = await listing.open_games_in(db, ctx.place.guild)
+        lines = [await _line(db, row, now) for row in found]
+    if not lines:
+        return Replies.answer("No game is open on this server.")
+    stalled = [text for late, text in lines if late]
+    rest = [text for late, text in lines if not late]
+    head = f"{plural(len(lines), 'open game')} on this server"
+    head += f"; ⚠️ {len(stalled)} stalled:" if stalled else ":"
+    return Replies.answer(fit([head, *stalled, *rest], "more game"))
+
+
+async def _line(db: Connection, row: GameRow, now: float) -> tuple[bool, str]:
+    """(whether the game is stalled, its line)."""
+    head = f"- <#{row.channel}> game #{row.id}"
+    try:
+        game = await load_game(db, row)
+    except DamagedLog:
+        return True, f"{head}: its record cannot be read back"
+    players = ", ".join(game.name_of(seat.seat) for seat in game.seats)
+    if row.status is Status.LOBBY:
+        seats = f"{len(game.seats)} of {plural(game.settings.players, 'seat')}"
+        return False, f"{head}: forming, {seats} taken ({players or 'nobody yet'})"
+    late, text = await waiting_line(db, game, now)
+    return late, f"{head} ({players}){text}"
 
 
 async def waiting_line(

@@ -39,3 +39,14 @@ async def count_open_games_in(db: Connection, guild: int) -> int:
     ) as cursor:
         row = await cursor.fetchone()
     return int(row[0]) if row else 0
+
+
+async def open_games_in(db: Connection, guild: int | None) -> list[GameRow]:
+    """The lobbies and active games of the server ``guild`` (None: the terminal's), those
+    whose record was found damaged left out, the oldest first."""
+    async with db.execute(
+        f"SELECT {GAME_COLUMNS} FROM games WHERE coalesce(guild, 0) = ?"
+        " AND status IN ('lobby', 'active') AND damaged IS NULL ORDER BY id",
+        (guild or 0,),
+    ) as cursor:
+        return [game_row(row) async for row in cursor]

@@ -212,6 +212,7 @@ _INFO = (
     ("ratings", "ratings", "the server's rating leaderboard", ()),
     ("rating", "rating [@user]", "a player's rating, finished games and reliability here", ()),
     ("export", "export [GAME]", "organisers: the game's record as a file (every legion)", ()),
+    ("games", "games", "organisers: every open game of this server, the stalled first", ()),
     (
         "record",
         "record [GAME]",

@@ -157,6 +157,7 @@ TOPICS: dict[str, Topic] = {
             "titan-admin abort",
             "titan-admin settings",
             "titan-admin force",
+            "titan-admin games",
             "titan-admin export",
         ),
         ("titan-admin replace", "titan-admin abort"),

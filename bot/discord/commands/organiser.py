@@ -94,6 +94,10 @@ class OrganiserCommands(
     async def force(self, interaction: TitanInteraction) -> None:
         await run_command(interaction, s.FORCE, organiser=True)
 
+    @command("games", "Every open game of this server, the stalled first (only you)")
+    async def games(self, interaction: TitanInteraction) -> None:
+        await run_command(interaction, s.GAMES, organiser=True)
+
     @command("export", "Export this channel's game record as a file (only you)")
     @app_commands.describe(game="the game's number (default: the channel's latest game)")
     async def export(

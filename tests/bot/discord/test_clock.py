@@ -104,3 +104,17 @@ async def test_an_organiser_ends_the_wait_and_the_deadline_passes_at_once(fake, 
     [passed] = told()
     assert "the least the rules allow is played" in passed.content
     assert passed.notified and awaited not in passed.notified  # the next player is pinged
+
+
+async def test_an_organiser_lists_the_servers_games_the_stalled_first(fake, timed, clock):
+    await command(fake, ANN, "titan", "new", players=2, deadline="4h", timeout="pause")
+    await command(fake, BOB, "titan", "join")
+    [news] = fake.public(await command(fake, ANN, "titan", "start"))
+    awaited = news.notified[0]
+    clock.advance(5 * HOUR)  # past the deadline, which pauses the game: it is stalled
+    listed = await command(fake, CAROL, "titan-admin", "games", permissions=p.ORGANISER)
+    [answer] = fake.ephemeral(listed)
+    head, line = answer.content.splitlines()
+    assert head == "1 open game on this server; ⚠️ 1 stalled:"
+    assert line.startswith(f"- <#{p.CHANNEL_ID}> game #1 (") and "waits for **" in line
+    assert fake.public(listed) == [] and awaited not in answer.notified

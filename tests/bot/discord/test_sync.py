@@ -18,7 +18,7 @@ TREE = {
     "turn": "colour split unsplit roll mulligan move takeback muster",
     "battle": "engage flee fight propose accept concede nomore acquire decline maneuver takeback "
     "strike carry rangestrike summon reinforce insist board",
-    "titan-admin": "replace remove abort settings force export",
+    "titan-admin": "replace remove abort settings force games export",
     "tournament": "create add close heat status archive remind extend force pause resume "
     "adjudicate replace eliminator advance",
 }
