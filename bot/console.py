@@ -148,7 +148,10 @@ class Console:
             await self.tell("titanbot", await self.service.advance(self.place))  # AIs left waiting
             return
         if not players:
-            self.write("No game yet: type `Ann: new`, then `Bob: join`, then `Ann: start`.")
+            self.write(
+                "No game yet: type `Ann: new`, then `Bob: join` (or `addai Hal` for a "
+                "computer player), then `start`."
+            )
             if ai:
                 self.write("(--ai needs at least one of --players; `titanbot demo` plays AIs only)")
             return
@@ -243,9 +246,14 @@ class Console:
         return next(seated, local_user(name))
 
     async def _waited_for(self) -> str | None:
+        """Who a line without a speaker speaks for: the player the game waits for; in a
+        lobby, its host (adding computers and starting are the host's)."""
         game = await self.service.game_in(LOCAL_CHANNEL)
-        if game is None or game.state is None:
+        if game is None:
             return None
+        if game.state is None:
+            host = game.seat_of(game.settings.host)
+            return game.name_of(host) if host is not None else None
         seat, _ = waiting_for(game.state)
         return game.name_of(seat) if seat is not None else None
 
