@@ -386,14 +386,16 @@ async def append_action(
     turn: int | None = None,
     cause: str | None = None,
     at: float | None = None,
+    player: int | None = None,
 ) -> None:
     """Log action number ``n`` (the primary key refuses a duplicate ``n``), played in player
     turn ``turn`` (``state.turn.number`` before it; None leaves it unknown, and ``history``
-    then reads the whole log before its window) at ``at`` (the service's clock; None: now)."""
+    then reads the whole log before its window) at ``at`` (the service's clock; None: now)
+    for the seat's ``player`` (the user holding it then)."""
     await db.execute(
-        "INSERT INTO actions (game, n, seat, action, events, created_at, turn, cause)"
-        " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-        (game_id, n, seat, action, events, now(at), turn, cause),
+        "INSERT INTO actions (game, n, seat, action, events, created_at, turn, cause, player)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        (game_id, n, seat, action, events, now(at), turn, cause, player),
     )
 
 

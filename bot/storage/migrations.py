@@ -345,4 +345,12 @@ MIGRATIONS: tuple[str, ...] = (
     """
     ALTER TABLE users ADD COLUMN fighton INTEGER NOT NULL DEFAULT 0 CHECK (fighton IN (0, 1));
     """,
+    # 20: ``player``: the user who held the action's seat when it was given. An organiser's
+    # ``replace`` gives a seat to another user; the log keeps whose each action was (a
+    # player's reliability reads it). NULL for the actions logged before: the seat's
+    # player then is the one it has now, as far as the log knows.
+    """
+    ALTER TABLE actions ADD COLUMN player INTEGER;
+    CREATE INDEX actions_by_player ON actions (player);
+    """,
 )

@@ -500,9 +500,11 @@ async def store_action(
     # First the game's row, from the revision the action was chosen at: a writer that
     # got there first makes this one lose the race (LostRace) before anything is logged.
     revision = await rows.update_game(db, game.id, status, expect=game.row.revision)
+    player = next((s.user for s in game.seats if s.seat == seat), None)
     await rows.append_action(
-        db, game.id, n, seat, action_text, events_to_json(events), turn=turn, cause=cause, at=at
-    )
+        db, game.id, n, seat, action_text, events_to_json(events),
+        turn=turn, cause=cause, at=at, player=player,
+    )  # fmt: skip
     if snapshot_every > 0 and n % snapshot_every == 0:
         await rows.save_snapshot(db, game.id, n, encode_state(after))
     row = replace(game.row, status=status, revision=revision)
