@@ -142,6 +142,8 @@ def test_an_older_file_is_checked_through_a_migrated_copy(tmp_path, capsys):
     path = tmp_path / "games.sqlite3"
     asyncio.run(stored_games(path))
     downgrade = [
+        "DROP INDEX actions_by_player",
+        "ALTER TABLE actions DROP COLUMN player",
         "ALTER TABLE users DROP COLUMN fighton",
         "ALTER TABLE users DROP COLUMN autostrike",
         "ALTER TABLE seats DROP COLUMN level",
