@@ -18,7 +18,7 @@ DAY = 86_400
 @dataclass(frozen=True)
 class Reliability:
     games: int
-    """Started games with a seat of the player."""
+    """Started games the player holds a seat in, or played before handing it over."""
     decisions: int
     """Decisions handed to the player."""
     missed: int
