@@ -191,23 +191,3 @@ async def test_the_terminal_prints_the_news_of_a_command_before_the_choices_it_l
     step = next(i for i, text in enumerate(said) if text.startswith(f"[to {mover}] You rolled"))
     assert news < step, said  # the news first, the private step under it, by the prompt
     assert "`mulligan` — Mulligan: roll again" in said[step + 1]
-
-
-async def test_in_a_lobby_a_line_without_a_speaker_is_the_hosts(tmp_path):
-    """A newcomer types `Ann: new`, then `addai Hal` and `start`: the lobby's commands are
-    its host's, so they need no name (a guest still names themselves to join)."""
-    service = await GameService.open(tmp_path / "lobby.sqlite3", seeds=lambda: 1)
-    said: list[str] = []
-    console = Console(service, write=said.append)
-    try:
-        await console.setup([])
-        await console.handle("Ann: new players 2")
-        await console.handle("addai Hal level hard")
-        await console.handle("start")
-        game = await service.game_in(LOCAL_CHANNEL)
-    finally:
-        await service.close()
-    text = "\n".join(said)
-    assert "Who is speaking?" not in text
-    assert "**Hal** (AI, hard) takes seat 2 of 2." in text
-    assert game is not None and game.state is not None  # started

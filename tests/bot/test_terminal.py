@@ -152,3 +152,20 @@ def test_numbers_on_the_command_line_are_bounded(tmp_path, args, complaint):
 def test_ai_seats_by_count_are_ascii_digits():
     assert ai_names("3") == ["Bot 1", "Bot 2", "Bot 3"]
     assert ai_names("²") == ["²"]  # a name: the lobby says what is wrong with it
+
+
+async def test_in_a_lobby_a_line_without_a_speaker_is_the_hosts(tmp_path):
+    """A newcomer types `Ann: new`, then `addai Hal` and `start`: the lobby's commands are
+    its host's, so they need no name (a guest still names themselves to join)."""
+    said: list[str] = []
+    service, console = await console_on(tmp_path / "lobby.sqlite3", said)
+    try:
+        for line in ("Ann: new players 2", "addai Hal level hard", "start"):
+            await console.handle(line)
+        game = await service.game_in(LOCAL_CHANNEL)
+    finally:
+        await service.close()
+    text = "\n".join(said)
+    assert "Who is speaking?" not in text
+    assert "**Hal** (AI, hard) takes seat 2 of 2." in text
+    assert game is not None and game.state is not None  # started
