@@ -39,11 +39,12 @@ async def games(ctx: Context, game: Game | None, args: Args) -> Replies:
     async with ctx.db.reading() as db:
         found = await listing.open_games_in(db, ctx.place.guild)
         lines = [await _line(db, row, now) for row in found]
+    where = "on this server" if ctx.place.guild is not None else "here"  # (the terminal)
     if not lines:
-        return Replies.answer("No game is open on this server.")
+        return Replies.answer(f"No game is open {where}.")
     stalled = [text for late, text in lines if late]
     rest = [text for late, text in lines if not late]
-    head = f"{plural(len(lines), 'open game')} on this server"
+    head = f"{plural(len(lines), 'open game')} {where}"
     head += f"; ⚠️ {len(stalled)} stalled:" if stalled else ":"
     return Replies.answer(fit([head, *stalled, *rest], "more game"))
 

@@ -80,3 +80,5 @@ async def test_a_game_past_its_deadline_is_stalled_and_a_player_may_not_list(clo
     assert refused.ephemeral.text.endswith("only an organiser may list this server's games")
     empty = await _say(service, Place(31, OTHER + 1), ORGANISER, "games")
     assert empty == "No game is open on this server."
+    terminal = await _say(service, Place(41), ORGANISER, "games")  # no server: the terminal's
+    assert terminal == "No game is open here."
